@@ -1,0 +1,30 @@
+// The result type of index/ operations: errors are values, wrapping what the storage engine
+// reported without exposing its types.
+#pragma once
+
+#include <string>
+#include <utility>
+
+namespace pgndb::index {
+
+class [[nodiscard]] Status {
+ public:
+  enum class Code { Ok, NotFound, Corruption, IoError, InvalidArgument, IncompatibleVersion };
+
+  Status() = default;
+  static Status ok() { return {}; }
+  static Status error(Code code, std::string message) { return Status(code, std::move(message)); }
+
+  bool is_ok() const { return code_ == Code::Ok; }
+  Code code() const { return code_; }
+  const std::string& message() const { return message_; }
+  // Marks an error as deliberately ignored, so that doing so is explicit and searchable.
+  void ignore_error() const {}
+
+ private:
+  Status(Code code, std::string message) : code_(code), message_(std::move(message)) {}
+  Code code_ = Code::Ok;
+  std::string message_;
+};
+
+}  // namespace pgndb::index

@@ -1,0 +1,49 @@
+// A game in progress: the current position plus what the rules need from its past (the keys of
+// earlier positions, for repetitions), and how a game ends.
+#pragma once
+
+#include <vector>
+
+#include "pgn/position.h"
+#include "pgn/types.h"
+
+namespace pgn {
+
+// Ways a game ends by itself, without a claim or an agreement (FIDE Laws 5.2 and 9.6).
+enum class Termination {
+  None,
+  Checkmate,
+  Stalemate,
+  InsufficientMaterial,  // neither side can ever mate (see Position::has_insufficient_material)
+  SeventyFiveMoves,      // 75 moves by each side without a capture or pawn move
+  FivefoldRepetition,
+};
+
+// Draws a player may claim (FIDE Law 9.2 and 9.3).
+enum class DrawClaim {
+  None,
+  FiftyMoves,
+  ThreefoldRepetition,
+};
+
+class Game {
+ public:
+  explicit Game(const Position& start = Position());
+
+  const Position& position() const { return position_; }
+  // Plays a legal move (or Move::null()).
+  void play(Move m);
+
+  // How many times the current position has stood on the board, this time included. Positions
+  // are the same when their Zobrist keys are (same pieces, side, castling and en passant rights).
+  [[nodiscard]] int repetitions() const;
+  [[nodiscard]] Termination termination() const;
+  [[nodiscard]] DrawClaim draw_claim() const;
+
+ private:
+  Position position_;
+  // Keys of the positions since the last irreversible move, the current one last.
+  std::vector<Key> keys_;
+};
+
+}  // namespace pgn

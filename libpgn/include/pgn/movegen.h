@@ -1,0 +1,43 @@
+// Legal move generation. Moves are generated legal directly (check and pin masks), not
+// generated pseudo-legal and filtered, so counting them needs no make/unmake.
+#pragma once
+
+#include <cstddef>
+
+#include "pgn/position.h"
+#include "pgn/types.h"
+
+namespace pgn {
+
+// The most legal moves any position has is 218; the list is a fixed array, never the heap.
+class MoveList {
+ public:
+  static constexpr std::size_t capacity = 256;
+
+  const Move* begin() const { return moves_; }
+  const Move* end() const { return moves_ + size_; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  Move operator[](std::size_t i) const { return moves_[i]; }
+  bool contains(Move m) const;
+
+  void push_back(Move m) { moves_[size_++] = m; }
+  void clear() { size_ = 0; }
+
+ private:
+  Move moves_[capacity];
+  std::size_t size_ = 0;
+};
+
+// Fills `list` (cleared first) with every legal move of `pos`.
+void generate_legal_moves(const Position& pos, MoveList& list);
+inline MoveList legal_moves(const Position& pos) {
+  MoveList list;
+  generate_legal_moves(pos, list);
+  return list;
+}
+// The number of legal moves, without building the list (promotions count four times).
+[[nodiscard]] int count_legal_moves(const Position& pos);
+[[nodiscard]] bool has_legal_move(const Position& pos);
+
+}  // namespace pgn

@@ -1,0 +1,39 @@
+#include "pgn/game.h"
+
+#include <algorithm>
+
+namespace pgn {
+
+Game::Game(const Position& start) : position_(start), keys_{start.key()} {}
+
+void Game::play(Move m) {
+  if (m.is_null())
+    position_.play_null();
+  else
+    position_.play(m);
+  // After a capture, a pawn move or a change of castling rights no earlier position can recur
+  // (the halfmove clock alone does not see lost castling rights, the key does).
+  if (position_.halfmove_clock() == 0) keys_.clear();
+  keys_.push_back(position_.key());
+}
+
+int Game::repetitions() const {
+  return int(std::count(keys_.begin(), keys_.end(), position_.key()));
+}
+
+Termination Game::termination() const {
+  if (position_.is_checkmate()) return Termination::Checkmate;
+  if (position_.is_stalemate()) return Termination::Stalemate;
+  if (position_.has_insufficient_material()) return Termination::InsufficientMaterial;
+  if (position_.halfmove_clock() >= 150) return Termination::SeventyFiveMoves;
+  if (repetitions() >= 5) return Termination::FivefoldRepetition;
+  return Termination::None;
+}
+
+DrawClaim Game::draw_claim() const {
+  if (repetitions() >= 3) return DrawClaim::ThreefoldRepetition;
+  if (position_.halfmove_clock() >= 100) return DrawClaim::FiftyMoves;
+  return DrawClaim::None;
+}
+
+}  // namespace pgn
