@@ -10,12 +10,12 @@
 namespace pgndb::cli {
 
 void declare_perft(po::options_description& options, po::positional_options_description&) {
-  options.add_options()
-      ("fen", po::value<std::string>()->default_value(std::string(pgn::start_fen)),
-       "position to count from (FEN or EPD; Chess960 castling as X-FEN or Shredder-FEN)")
-      ("depth", po::value<int>()->required(), "plies to count (1 to 20)")
-      ("divide", po::bool_switch(), "also print the count below each legal move, in UCI notation")
-      ("time", po::bool_switch(), "print the elapsed time and nodes per second on stderr");
+  options.add_options()(
+      "fen", po::value<std::string>()->default_value(std::string(pgn::start_fen)),
+      "position to count from (FEN or EPD; Chess960 castling as X-FEN or Shredder-FEN)")(
+      "depth", po::value<int>()->required(), "plies to count (1 to 20)")(
+      "divide", po::bool_switch(), "also print the count below each legal move, in UCI notation")(
+      "time", po::bool_switch(), "print the elapsed time and nodes per second on stderr");
 }
 
 int run_perft(const po::variables_map& vm) {

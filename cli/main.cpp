@@ -61,8 +61,7 @@ int run_command(const Command& c, const std::vector<std::string>& args) {
     }
     po::notify(vm);
   } catch (const po::error& e) {
-    std::cerr << "pgndb " << c.name << ": " << e.what() << " (see pgndb help " << c.name
-              << ")\n";
+    std::cerr << "pgndb " << c.name << ": " << e.what() << " (see pgndb help " << c.name << ")\n";
     return Usage;
   }
   return c.run(vm);

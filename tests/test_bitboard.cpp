@@ -31,8 +31,7 @@ TEST_CASE("slider attacks equal a walk along the rays for random occupancies") {
     Bitboard occupied = rng() & rng();
     INFO("square " << int(s) << " occupied " << occupied);
     REQUIRE(rook_attacks(s, occupied) == walk(s, occupied, {{1, 0}, {-1, 0}, {0, 1}, {0, -1}}));
-    REQUIRE(bishop_attacks(s, occupied) ==
-            walk(s, occupied, {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}));
+    REQUIRE(bishop_attacks(s, occupied) == walk(s, occupied, {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}));
   }
 }
 
@@ -46,7 +45,7 @@ TEST_CASE("leaper and pawn attacks at the edges") {
 }
 
 TEST_CASE("between and line masks") {
-  CHECK(between_bb(A1, H8) == (walk(A1, square_bb(H8), {{1, 1}}) ));
+  CHECK(between_bb(A1, H8) == (walk(A1, square_bb(H8), {{1, 1}})));
   CHECK(between_bb(A1, A4) == (square_bb(A2) | square_bb(A3) | square_bb(A4)));
   CHECK(between_bb(A1, B3) == square_bb(B3));  // not aligned: just the target
   CHECK(line_bb(B2, C3) == walk(A1, 0, {{1, 1}}) + square_bb(A1));

@@ -1,9 +1,9 @@
 // The pgndb executable as a user meets it: help, usage errors and exit codes, perft output.
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
 #include <cstdio>
 #include <string>
-#include <sys/wait.h>
 
 namespace {
 
@@ -54,8 +54,9 @@ TEST_CASE("pgndb help CMD shows the command's options") {
 }
 
 TEST_CASE("usage errors are one line and exit with code 2") {
-  for (const char* args : {"frobnicate", "--frobnicate", "help frobnicate", "perft --depth 3 --bogus",
-                           "perft", "perft --depth x", "perft --depth 3 --fen 'not a fen'"}) {
+  for (const char* args :
+       {"frobnicate", "--frobnicate", "help frobnicate", "perft --depth 3 --bogus", "perft",
+        "perft --depth x", "perft --depth 3 --fen 'not a fen'"}) {
     INFO(args);
     Run r = run(args);
     CHECK(r.exit_code == 2);

@@ -201,8 +201,8 @@ TEST_CASE("perft divide equals Stockfish's on positions from random games", "[pe
     for (const auto& [move, nodes] : pgn::perft_divide(pos, 3)) {
       std::string uci = pgn::to_uci(pos, move);
       if (move.kind() == pgn::Move::Castling)
-        uci = uci.substr(0, 2) + std::string{char('a' + pgn::file_of(move.to())),
-                                             char('1' + pgn::rank_of(move.to()))};
+        uci = uci.substr(0, 2) +
+              std::string{char('a' + pgn::file_of(move.to())), char('1' + pgn::rank_of(move.to()))};
       ours[uci] = nodes;
     }
     CHECK(ours == stockfish_divide(fen, 3));

@@ -51,7 +51,8 @@ TEST_CASE("a database of another schema version is refused, naming both versions
     rocksdb::DB* raw = nullptr;
     REQUIRE(rocksdb::DB::Open(rocksdb::Options(), dir.path.string(), &raw).ok());
     std::unique_ptr<rocksdb::DB> db(raw);
-    REQUIRE(db->Put(rocksdb::WriteOptions(), "meta:schema_version", std::string("\0\0\0\x63", 4)).ok());
+    REQUIRE(
+        db->Put(rocksdb::WriteOptions(), "meta:schema_version", std::string("\0\0\0\x63", 4)).ok());
   }
   auto store = Store::open(dir.path.string());
   REQUIRE_FALSE(store);

@@ -70,7 +70,8 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   } else if (value.size() != 4 || decode_u32(value) != schema_version) {
     return std::unexpected(Status::error(
         Status::Code::IncompatibleVersion,
-        pgn::cat(path, " holds schema version ", value.size() == 4 ? decode_u32(value) : 0, ", this pgndb reads version ", schema_version)));
+        pgn::cat(path, " holds schema version ", value.size() == 4 ? decode_u32(value) : 0,
+                 ", this pgndb reads version ", schema_version)));
   } else {
     impl->version = schema_version;
   }

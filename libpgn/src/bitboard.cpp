@@ -89,7 +89,8 @@ void init_sliders(Magic (&magics)[64], Bitboard* table, const int (&dirs)[4][2])
 
 #if defined(__BMI2__)
     m.magic = 0;
-    for (int i = 0; i < size; ++i) const_cast<Bitboard*>(m.attacks)[m.index(occupancy[i])] = reference[i];
+    for (int i = 0; i < size; ++i)
+      const_cast<Bitboard*>(m.attacks)[m.index(occupancy[i])] = reference[i];
 #else
     // Find a multiplier that maps every subset to a slot without a harmful collision.
     for (;;) {
@@ -116,9 +117,9 @@ void init_sliders(Magic (&magics)[64], Bitboard* table, const int (&dirs)[4][2])
   (void)prng;
 }
 
-constexpr int knight_steps[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2},
+constexpr int knight_steps[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
                                     {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
-constexpr int king_steps[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1},
+constexpr int king_steps[8][2] = {{1, 0},  {1, 1},   {0, 1},  {-1, 1},
                                   {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
 
 struct TableInit {
@@ -144,9 +145,9 @@ struct TableInit {
           if (!(from_a & square_bb(sb))) continue;
           Bitboard from_b = slow_attacks(*dirs, sb, 0);
           line_table[a][b] = (from_a & from_b) | square_bb(sa) | square_bb(sb);
-          between_table[a][b] = (slow_attacks(*dirs, sa, square_bb(sb)) &
-                                 slow_attacks(*dirs, sb, square_bb(sa))) |
-                                square_bb(sb);
+          between_table[a][b] =
+              (slow_attacks(*dirs, sa, square_bb(sb)) & slow_attacks(*dirs, sb, square_bb(sa))) |
+              square_bb(sb);
         }
       }
     }

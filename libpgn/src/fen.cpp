@@ -23,9 +23,7 @@ std::vector<std::string_view> split_fields(std::string_view text) {
   return fields;
 }
 
-std::string square_name(Square s) {
-  return {char('a' + file_of(s)), char('1' + rank_of(s))};
-}
+std::string square_name(Square s) { return {char('a' + file_of(s)), char('1' + rank_of(s))}; }
 
 bool parse_number(std::string_view text, unsigned& value) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -127,25 +125,22 @@ void FenAccess::check_board(const Position& pos, FenErrors& errors) {
   for (Color c : {White, Black}) {
     const char* name = c == White ? "White" : "Black";
     int kings = popcount(pos.pieces(c, King));
-    if (kings == 0)
-      errors.problems.push_back({FenError::MissingKing, cat(name, " has no king")});
+    if (kings == 0) errors.problems.push_back({FenError::MissingKing, cat(name, " has no king")});
     if (kings > 1)
-      errors.problems.push_back(
-          {FenError::TooManyKings, cat(name, " has ", kings, " kings")});
+      errors.problems.push_back({FenError::TooManyKings, cat(name, " has ", kings, " kings")});
     kings_ok &= kings == 1;
     if (popcount(pos.pieces(c)) > 16 || popcount(pos.pieces(c, Pawn)) > 8)
       errors.problems.push_back(
           {FenError::TooManyPieces, cat(name, " has more than 16 pieces or 8 pawns")});
   }
   if (Bitboard p = pos.pieces(Pawn) & (rank_bb(0) | rank_bb(7)))
-    errors.problems.push_back(
-        {FenError::PawnOnBackRank, cat("pawn on ", square_name(lsb(p)))});
+    errors.problems.push_back({FenError::PawnOnBackRank, cat("pawn on ", square_name(lsb(p)))});
   if (kings_ok) {
     const Color them = ~pos.side_;
     if (pos.attackers_to(pos.king_square(them)) & pos.pieces(pos.side_))
-      errors.problems.push_back(
-          {FenError::OpponentInCheck,
-           cat(them == White ? "White" : "Black", " is in check but it is ", pos.side_ == White ? "White" : "Black", " to move")});
+      errors.problems.push_back({FenError::OpponentInCheck,
+                                 cat(them == White ? "White" : "Black", " is in check but it is ",
+                                     pos.side_ == White ? "White" : "Black", " to move")});
   }
 }
 
@@ -155,8 +150,7 @@ std::expected<Position, FenErrors> FenAccess::parse(std::string_view text) {
   const auto fields = split_fields(text);
   if (fields.size() < 4 || fields.size() > 6)
     errors.problems.push_back(
-        {FenError::WrongFieldCount,
-         cat("expected 4 to 6 fields, found ", fields.size())});
+        {FenError::WrongFieldCount, cat("expected 4 to 6 fields, found ", fields.size())});
   if (fields.empty()) return std::unexpected(errors);
 
   const bool board_ok = parse_placement(pos, fields[0], errors);
@@ -176,8 +170,7 @@ std::expected<Position, FenErrors> FenAccess::parse(std::string_view text) {
   if (fields.size() > 3 && fields[3] != "-") {
     const auto f = fields[3];
     if (f.size() != 2 || f[0] < 'a' || f[0] > 'h' || f[1] < '1' || f[1] > '8') {
-      errors.problems.push_back(
-          {FenError::BadEnPassant, cat("bad en passant square '", f, "'")});
+      errors.problems.push_back({FenError::BadEnPassant, cat("bad en passant square '", f, "'")});
     } else if (board_ok) {
       // Possible only if the side not to move just pushed a pawn two squares past it.
       const Square ep = make_square(f[0] - 'a', f[1] - '1');
@@ -185,8 +178,7 @@ std::expected<Position, FenErrors> FenAccess::parse(std::string_view text) {
       const int up = us == White ? 8 : -8;
       const bool possible = rank_of(ep) == relative_rank(us, 5) &&
                             pos.piece_on(Square(ep - up)) == make_piece(them, Pawn) &&
-                            pos.piece_on(ep) == NoPiece &&
-                            pos.piece_on(Square(ep + up)) == NoPiece;
+                            pos.piece_on(ep) == NoPiece && pos.piece_on(Square(ep + up)) == NoPiece;
       if (!possible)
         errors.problems.push_back(
             {FenError::ImpossibleEnPassant,
@@ -264,8 +256,8 @@ std::string to_fen(const Position& pos) {
       const Square rsq = pos.castling_rook(c, side);
       // Another rook of the same colour further out on the back rank makes `K`/`Q` ambiguous.
       const Bitboard rooks = pos.pieces(c, Rook) & rank_bb(rank_of(rsq));
-      const Bitboard beyond = side == KingSide ? rooks & ~(square_bb(rsq) * 2 - 1)
-                                               : rooks & (square_bb(rsq) - 1);
+      const Bitboard beyond =
+          side == KingSide ? rooks & ~(square_bb(rsq) * 2 - 1) : rooks & (square_bb(rsq) - 1);
       char letter = beyond ? char('a' + file_of(rsq)) : (side == KingSide ? 'k' : 'q');
       out += c == White ? char(letter - 'a' + 'A') : letter;
     }

@@ -47,8 +47,8 @@ void Position::move_piece(Square from, Square to) {
 
 Bitboard Position::attackers_to(Square s, Bitboard occupied) const {
   return (pawn_attacks(White, s) & pieces(Black, Pawn)) |
-         (pawn_attacks(Black, s) & pieces(White, Pawn)) |
-         (knight_attacks(s) & by_type_[Knight]) | (king_attacks(s) & by_type_[King]) |
+         (pawn_attacks(Black, s) & pieces(White, Pawn)) | (knight_attacks(s) & by_type_[Knight]) |
+         (king_attacks(s) & by_type_[King]) |
          (rook_attacks(s, occupied) & (by_type_[Rook] | by_type_[Queen])) |
          (bishop_attacks(s, occupied) & (by_type_[Bishop] | by_type_[Queen]));
 }

@@ -3,9 +3,9 @@
 #include <cctype>
 
 #include "pgn/bitboard.h"
-#include "pgn/text.h"
 #include "pgn/fen.h"
 #include "pgn/movegen.h"
+#include "pgn/text.h"
 
 namespace pgn {
 
@@ -94,8 +94,7 @@ bool parse_spec(std::string_view s, MoveSpec& spec) {
     end -= 2;
   }
   if (end >= 1 && (t[end - 1] == '=' || t[end - 1] == '/')) --end;
-  if (spec.promotion == King || (spec.promotion != NoPieceType && spec.piece != Pawn))
-    return false;
+  if (spec.promotion == King || (spec.promotion != NoPieceType && spec.piece != Pawn)) return false;
 
   if (end < i + 2 || !is_file(t[end - 2]) || !is_rank(t[end - 1])) return false;
   spec.to = make_square(t[end - 2] - 'a', t[end - 1] - '1');
@@ -176,7 +175,8 @@ std::expected<Move, SanError> parse_san(const Position& pos, std::string_view te
   if (count == 0 && spec.piece == King) {
     for (Move m : moves) {
       if (m.kind() != Move::Castling) continue;
-      bool rook_square = full_origin && m.to() == spec.to && m.from() == make_square(spec.from_file, spec.from_rank);
+      bool rook_square = full_origin && m.to() == spec.to &&
+                         m.from() == make_square(spec.from_file, spec.from_rank);
       if (matches(pos, m, spec, true) || rook_square) {
         found = m;
         ++count;

@@ -66,8 +66,7 @@ class Position {
   // The piece type a legal move moves (King for castling).
   PieceType moved_piece_type(Move m) const { return type_of(board_[m.from()]); }
   bool is_capture(Move m) const {
-    return m.kind() == Move::EnPassant ||
-           (m.kind() != Move::Castling && board_[m.to()] != NoPiece);
+    return m.kind() == Move::EnPassant || (m.kind() != Move::Castling && board_[m.to()] != NoPiece);
   }
   // Where the king ends up after castling move `m` (g1/c1 or g8/c8).
   static Square castling_king_destination(Move m);
@@ -97,7 +96,7 @@ class Position {
   // Checks the invariants play() relies on (debug builds).
   bool is_consistent() const;
 
-  std::array<Bitboard, 7> by_type_{};   // indexed by PieceType; [0] unused
+  std::array<Bitboard, 7> by_type_{};  // indexed by PieceType; [0] unused
   std::array<Bitboard, 2> by_color_{};
   std::array<Piece, 64> board_{};
   std::array<Square, 4> castling_rook_{NoSquare, NoSquare, NoSquare, NoSquare};

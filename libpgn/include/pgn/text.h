@@ -12,8 +12,7 @@ inline void append(std::string& out, std::string_view s) { out += s; }
 inline void append(std::string& out, char c) { out += c; }
 inline void append(std::string& out, const char* s) { out += s; }
 template <std::integral T>
-  requires(!std::same_as<T, char> && !std::same_as<T, bool>)
-void append(std::string& out, T v) {
+requires(!std::same_as<T, char> && !std::same_as<T, bool>) void append(std::string& out, T v) {
   out += std::to_string(v);
 }
 }  // namespace detail

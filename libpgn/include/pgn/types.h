@@ -16,8 +16,18 @@ enum PieceType : std::uint8_t { NoPieceType, Pawn, Knight, Bishop, Rook, Queen, 
 // A piece is its colour in bit 3 and its type in bits 0-2, so NoPiece is 0.
 enum Piece : std::uint8_t {
   NoPiece,
-  WhitePawn = Pawn, WhiteKnight, WhiteBishop, WhiteRook, WhiteQueen, WhiteKing,
-  BlackPawn = Pawn + 8, BlackKnight, BlackBishop, BlackRook, BlackQueen, BlackKing,
+  WhitePawn = Pawn,
+  WhiteKnight,
+  WhiteBishop,
+  WhiteRook,
+  WhiteQueen,
+  WhiteKing,
+  BlackPawn = Pawn + 8,
+  BlackKnight,
+  BlackBishop,
+  BlackRook,
+  BlackQueen,
+  BlackKing,
 };
 constexpr Piece make_piece(Color c, PieceType pt) { return Piece((c << 3) | pt); }
 constexpr PieceType type_of(Piece p) { return PieceType(p & 7); }
@@ -63,7 +73,12 @@ constexpr std::uint8_t castling_bit(Color c, CastlingSide side) {
 // Move::null() (b1b1) is the null move of PGN's `--` / `Z0`. Neither is ever generated.
 class Move {
  public:
-  enum Kind : std::uint16_t { Normal = 0, Promotion = 1 << 14, EnPassant = 2 << 14, Castling = 3 << 14 };
+  enum Kind : std::uint16_t {
+    Normal = 0,
+    Promotion = 1 << 14,
+    EnPassant = 2 << 14,
+    Castling = 3 << 14
+  };
 
   constexpr Move() = default;
   constexpr Move(Square from, Square to) : data_(std::uint16_t(from | (to << 6))) {}
