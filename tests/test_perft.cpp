@@ -121,13 +121,13 @@ TEST_CASE("perft: python-chess tricky", "[perft]") {
   check_suite(read_block_suite(data_path("python-chess/tricky.perft")), default_budget);
 }
 
-TEST_CASE("perft full depth: ethereal standard.epd", "[full]") {
+TEST_CASE("perft full depth: ethereal standard.epd", "[.full]") {
   check_suite(read_epd_suite(data_path("ethereal/standard.epd")), full_budget);
 }
-TEST_CASE("perft full depth: ethereal fischer.epd", "[full]") {
+TEST_CASE("perft full depth: ethereal fischer.epd", "[.full]") {
   check_suite(read_epd_suite(data_path("ethereal/fischer.epd")), full_budget);
 }
-TEST_CASE("perft full depth: shakmaty suites", "[full]") {
+TEST_CASE("perft full depth: shakmaty suites", "[.full]") {
   for (const char* file : {"shakmaty/tricky.perft", "shakmaty/chess960.perft",
                            "shakmaty/random.perft", "python-chess/tricky.perft"})
     check_suite(read_block_suite(data_path(file)), full_budget);

@@ -129,9 +129,6 @@ void FenAccess::check_board(const Position& pos, FenErrors& errors) {
     if (kings > 1)
       errors.problems.push_back({FenError::TooManyKings, cat(name, " has ", kings, " kings")});
     kings_ok &= kings == 1;
-    if (popcount(pos.pieces(c)) > 16 || popcount(pos.pieces(c, Pawn)) > 8)
-      errors.problems.push_back(
-          {FenError::TooManyPieces, cat(name, " has more than 16 pieces or 8 pawns")});
   }
   if (Bitboard p = pos.pieces(Pawn) & (rank_bb(0) | rank_bb(7)))
     errors.problems.push_back({FenError::PawnOnBackRank, cat("pawn on ", square_name(lsb(p)))});

@@ -139,7 +139,10 @@ void Position::play(Move m) {
       if (castling_rook_[i] == from || castling_rook_[i] == to) lost |= std::uint8_t(1 << i);
     lost &= castling_;
     for (int i = 0; i < 4; ++i)
-      if (lost & (1 << i)) key_ ^= zobrist::castling(i);
+      if (lost & (1 << i)) {
+        key_ ^= zobrist::castling(i);
+        castling_rook_[i] = NoSquare;  // as parse_fen leaves it, so operator== agrees
+      }
     castling_ &= std::uint8_t(~lost);
   }
 

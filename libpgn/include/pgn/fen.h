@@ -20,12 +20,13 @@ enum class FenError {
   BadFullmoveNumber,    // not a number from 1 to 65535
   MissingKing,          // a side has no king
   TooManyKings,         // a side has more than one king
-  TooManyPieces,        // more than 16 pieces or 8 pawns on a side
   PawnOnBackRank,       // a pawn on rank 1 or 8
   OpponentInCheck,      // the side not to move is in check
   CastlingWithoutRook,  // a castling right whose king or rook is not in place
   ImpossibleEnPassant,  // an en passant square that no double step can have produced
 };
+// Not an error: more pieces than a game can reach (nine queens, seventeen pieces). Such
+// positions are legal to set up, and move-generator test suites use them.
 
 struct FenProblem {
   FenError code;

@@ -9,10 +9,11 @@
 
 namespace pgn {
 
-// The most legal moves any position has is 218; the list is a fixed array, never the heap.
+// The most legal moves a reachable position has is 218, but FEN can set up more pieces than a
+// game can have (one such position has 270 moves), hence the room. A fixed array, never the heap.
 class MoveList {
  public:
-  static constexpr std::size_t capacity = 256;
+  static constexpr std::size_t capacity = 512;
 
   const Move* begin() const { return moves_; }
   const Move* end() const { return moves_ + size_; }
