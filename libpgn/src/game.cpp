@@ -2,9 +2,26 @@
 
 #include <algorithm>
 
+#include "pgn/movegen.h"
+#include "pgn/zobrist.h"
+
 namespace pgn {
 
-Game::Game(const Position& start) : position_(start), keys_{start.key()} {}
+namespace {
+
+// The key repetitions compare. Position::key() follows Polyglot and counts an en passant square
+// whenever a pawn stands beside the pawn that made the double step; FIDE (Law 9.2.3) counts it
+// only when the capture is legal, so drop it when it is not (e.g. that pawn is pinned).
+Key repetition_key(const Position& pos) {
+  if (pos.en_passant() == NoSquare) return pos.key();
+  for (Move m : legal_moves(pos))
+    if (m.kind() == Move::EnPassant) return pos.key();
+  return pos.key() ^ zobrist::en_passant_file(file_of(pos.en_passant()));
+}
+
+}  // namespace
+
+Game::Game(const Position& start) : position_(start), keys_{repetition_key(start)} {}
 
 void Game::play(Move m) {
   if (m.is_null())
@@ -14,12 +31,10 @@ void Game::play(Move m) {
   // After a capture, a pawn move or a change of castling rights no earlier position can recur
   // (the halfmove clock alone does not see lost castling rights, the key does).
   if (position_.halfmove_clock() == 0) keys_.clear();
-  keys_.push_back(position_.key());
+  keys_.push_back(repetition_key(position_));
 }
 
-int Game::repetitions() const {
-  return int(std::count(keys_.begin(), keys_.end(), position_.key()));
-}
+int Game::repetitions() const { return int(std::count(keys_.begin(), keys_.end(), keys_.back())); }
 
 Termination Game::termination() const {
   if (position_.is_checkmate()) return Termination::Checkmate;

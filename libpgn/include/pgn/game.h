@@ -35,7 +35,9 @@ class Game {
   void play(Move m);
 
   // How many times the current position has stood on the board, this time included. Positions
-  // are the same when their Zobrist keys are (same pieces, side, castling and en passant rights).
+  // are the same when the same pieces stand on the same squares with the same side to move and
+  // the same moves possible (FIDE Law 9.2.3): castling rights count, and an en passant right
+  // counts only when the capture is legal.
   [[nodiscard]] int repetitions() const;
   [[nodiscard]] Termination termination() const;
   [[nodiscard]] DrawClaim draw_claim() const;
