@@ -1,6 +1,7 @@
 #include "pgn/san.h"
 
 #include <cctype>
+#include <cstdlib>
 
 #include "pgn/bitboard.h"
 #include "pgn/fen.h"
@@ -67,11 +68,17 @@ std::string_view strip_suffixes(std::string_view s) {
 }
 
 bool parse_spec(std::string_view s, MoveSpec& spec) {
-  // Separators of long algebraic and old notations carry nothing we need.
-  std::string t;
-  for (char c : s)
-    if (c != 'x' && c != 'X' && c != '-' && c != ':') t += c;
-  if (t.empty()) return false;
+  // Separators of long algebraic and old notations carry nothing we need. No move in any
+  // notation is longer than the buffer; anything longer is not a move.
+  char buffer[16];
+  std::size_t length = 0;
+  for (char c : s) {
+    if (c == 'x' || c == 'X' || c == '-' || c == ':') continue;
+    if (length == sizeof buffer) return false;
+    buffer[length++] = c;
+  }
+  if (length == 0) return false;
+  const std::string_view t(buffer, length);
 
   std::size_t i = 0;
   if (PieceType pt = piece_from_letter(t[0]); pt != NoPieceType) {
@@ -100,7 +107,7 @@ bool parse_spec(std::string_view s, MoveSpec& spec) {
   spec.to = make_square(t[end - 2] - 'a', t[end - 1] - '1');
 
   // Whatever stands between the piece letter and the destination disambiguates.
-  std::string_view middle = std::string_view(t).substr(i, end - 2 - i);
+  std::string_view middle = t.substr(i, end - 2 - i);
   if (middle.size() > 2) return false;
   for (char c : middle) {
     if (is_file(c) && spec.from_file < 0 && spec.from_rank < 0)
@@ -124,6 +131,76 @@ bool matches(const Position& pos, Move m, const MoveSpec& spec, bool via_king_de
   if (spec.from_rank >= 0 && rank_of(m.from()) != spec.from_rank) return false;
   if (m.kind() == Move::Promotion) return m.promotion() == spec.promotion;
   return spec.promotion == NoPieceType;
+}
+
+// True when playing the non-castling move from -> to (capturing on `captured`, which differs
+// from `to` only en passant) leaves the mover's king out of check.
+bool leaves_king_safe(const Position& pos, Square from, Square to, Square captured) {
+  const Color us = pos.side_to_move(), them = ~us;
+  const bool king_moves = pos.piece_on(from) == make_piece(us, King);
+  const Square ksq = king_moves ? to : pos.king_square(us);
+  const Bitboard occupied =
+      (pos.occupied() ^ square_bb(from) ^ square_bb(captured)) | square_bb(to);
+  const Bitboard enemies = pos.pieces(them) & ~square_bb(captured);
+  return !((pawn_attacks(us, ksq) & pos.pieces(Pawn) & enemies) |
+           (knight_attacks(ksq) & pos.pieces(Knight) & enemies) |
+           (king_attacks(ksq) & pos.pieces(King) & enemies) |
+           (bishop_attacks(ksq, occupied) & (pos.pieces(Bishop) | pos.pieces(Queen)) & enemies) |
+           (rook_attacks(ksq, occupied) & (pos.pieces(Rook) | pos.pieces(Queen)) & enemies));
+}
+
+// The one legal move `spec` names, found from the destination square backwards; Move::none()
+// when there is not exactly one (the caller then searches all legal moves, and explains).
+Move resolve_fast(const Position& pos, const MoveSpec& spec) {
+  const Color us = pos.side_to_move();
+  const Square to = spec.to;
+  if (pos.pieces(us) & square_bb(to)) return Move::none();
+  if (spec.from_file >= 0 && spec.from_rank >= 0) return Move::none();  // UCI / LAN: rare
+
+  Bitboard from_mask = ~Bitboard(0);
+  if (spec.from_file >= 0) from_mask &= file_bb(spec.from_file);
+  if (spec.from_rank >= 0) from_mask &= rank_bb(spec.from_rank);
+
+  if (spec.piece != Pawn) {
+    if (spec.promotion != NoPieceType) return Move::none();
+    Bitboard candidates =
+        attacks_bb(spec.piece, to, pos.occupied()) & pos.pieces(us, spec.piece) & from_mask;
+    Move found = Move::none();
+    while (candidates) {
+      Square from = pop_lsb(candidates);
+      if (!leaves_king_safe(pos, from, to, to)) continue;
+      if (!found.is_none()) return Move::none();  // ambiguous
+      found = Move(from, to);
+    }
+    return found;
+  }
+
+  // Pawns: a capture names the file it comes from; a push comes from straight behind.
+  const int up = us == White ? 8 : -8;
+  const bool last_rank = rank_of(to) == relative_rank(us, 7);
+  if (last_rank != (spec.promotion != NoPieceType)) return Move::none();
+  Square from = NoSquare;
+  Square captured = to;
+  Move::Kind kind = last_rank ? Move::Promotion : Move::Normal;
+  if (spec.from_file >= 0 && spec.from_file != file_of(to)) {
+    if (std::abs(spec.from_file - file_of(to)) != 1) return Move::none();
+    from = make_square(spec.from_file, rank_of(to) - up / 8);
+    if (to == pos.en_passant()) {
+      captured = Square(to - up);
+      kind = Move::EnPassant;
+    } else if (!(pos.pieces(~us) & square_bb(to))) {
+      return Move::none();
+    }
+  } else {
+    if (pos.piece_on(to) != NoPiece || rank_of(to) == relative_rank(us, 0)) return Move::none();
+    from = Square(to - up);
+    if (pos.piece_on(from) == NoPiece && rank_of(to) == relative_rank(us, 3))
+      from = Square(to - 2 * up);
+  }
+  if (pos.piece_on(from) != make_piece(us, Pawn) || !(from_mask & square_bb(from)))
+    return Move::none();
+  if (!leaves_king_safe(pos, from, to, captured)) return Move::none();
+  return kind == Move::Promotion ? Move(from, to, kind, spec.promotion) : Move(from, to, kind);
 }
 
 std::expected<Move, SanError> parse_castling(const Position& pos, std::string_view text,
@@ -153,6 +230,9 @@ std::expected<Move, SanError> parse_san(const Position& pos, std::string_view te
 
   MoveSpec spec;
   if (!parse_spec(s, spec)) return std::unexpected(make_error(SanErrorKind::Syntax, pos, text));
+
+  // Nearly every move in real games resolves here, without generating all legal moves.
+  if (Move m = resolve_fast(pos, spec); !m.is_none()) return m;
 
   const MoveList moves = legal_moves(pos);
   // UCI writes a pawn's or a king's origin square in full: `e2e4`, `e1g1`. A bare origin square

@@ -80,12 +80,13 @@ class Move {
     Castling = 3 << 14
   };
 
-  constexpr Move() = default;
+  // Uninitialised, like a built-in integer, so that a MoveList costs nothing to create.
+  Move() = default;
   constexpr Move(Square from, Square to) : data_(std::uint16_t(from | (to << 6))) {}
   constexpr Move(Square from, Square to, Kind kind, PieceType promotion = Knight)
       : data_(std::uint16_t(from | (to << 6) | ((promotion - Knight) << 12) | kind)) {}
 
-  static constexpr Move none() { return Move(); }
+  static constexpr Move none() { return from_raw(0); }
   static constexpr Move null() { return Move(B1, B1); }
 
   constexpr Square from() const { return Square(data_ & 63); }
@@ -96,7 +97,7 @@ class Move {
   constexpr bool is_none() const { return data_ == 0; }
   constexpr std::uint16_t raw() const { return data_; }
   static constexpr Move from_raw(std::uint16_t raw) {
-    Move m;
+    Move m{};
     m.data_ = raw;
     return m;
   }
@@ -104,7 +105,7 @@ class Move {
   constexpr bool operator==(const Move&) const = default;
 
  private:
-  std::uint16_t data_ = 0;
+  std::uint16_t data_;
 };
 
 }  // namespace pgn
