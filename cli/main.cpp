@@ -11,9 +11,17 @@ namespace pgndb::cli {
 
 void declare_perft(po::options_description&, po::positional_options_description&);
 int run_perft(const po::variables_map&);
+void declare_check(po::options_description&, po::positional_options_description&);
+int run_check(const po::variables_map&);
+void declare_normalize(po::options_description&, po::positional_options_description&);
+int run_normalize(const po::variables_map&);
 
 std::span<const Command> commands() {
-  static const std::array<Command, 1> all = {{
+  static const std::array<Command, 3> all = {{
+      {"check", "replay every game and report each problem as FILE:LINE:COL",
+       "pgndb check FILE...", declare_check, run_check},
+      {"normalize", "rewrite games in PGN export format (canonical SAN, NAGs, 80 columns)",
+       "pgndb normalize FILE... [-o OUT] [--skip-errors]", declare_normalize, run_normalize},
       {"perft", "count the leaf nodes of the legal move tree (move generator check)",
        "pgndb perft [--fen FEN] --depth N [--divide]", declare_perft, run_perft},
   }};

@@ -1,0 +1,90 @@
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "command.h"
+#include "pgn/reader.h"
+#include "pgn/replay.h"
+#include "pgn/writer.h"
+#include "pgndb/index/input.h"
+#include "problems.h"
+
+namespace pgndb::cli {
+
+void declare_normalize(po::options_description& options,
+                       po::positional_options_description& positional) {
+  options.add_options()("files", po::value<std::vector<std::string>>()->required(),
+                        "PGN files (`-` for standard input; `.zst` files are decompressed)")(
+      "output,o", po::value<std::string>()->default_value("-"), "where to write (`-`: stdout)")(
+      "skip-errors", po::bool_switch(),
+      "leave out games with errors instead of copying their original text");
+  positional.add("files", -1);
+}
+
+int run_normalize(const po::variables_map& vm) {
+  const std::string output = vm["output"].as<std::string>();
+  std::FILE* out = stdout;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> owned(nullptr, std::fclose);
+  if (output != "-") {
+    owned.reset(std::fopen(output.c_str(), "wb"));
+    if (!owned) {
+      std::cerr << "pgndb normalize: " << output << ": " << std::strerror(errno) << '\n';
+      return Usage;
+    }
+    out = owned.get();
+  }
+  const bool skip_errors = vm["skip-errors"].as<bool>();
+
+  pgn::ReplayVisitor replay({.keep_record = true, .keep_text = true});
+  std::string buffer;
+  auto flush = [&]() {
+    if (!buffer.empty() && std::fwrite(buffer.data(), 1, buffer.size(), out) != buffer.size())
+      return false;
+    buffer.clear();
+    return true;
+  };
+  std::uint64_t games = 0, copied = 0, skipped = 0;
+  for (const auto& file : vm["files"].as<std::vector<std::string>>()) {
+    auto source = index::open_pgn_input(file);
+    if (!source) {
+      std::cerr << "pgndb normalize: " << source.error() << '\n';
+      return Usage;
+    }
+    pgn::Reader reader(**source);
+    for (;;) {
+      auto more = reader.read_game(replay);
+      if (!more) {
+        std::cerr << "pgndb normalize: " << more.error() << '\n';
+        return Usage;
+      }
+      if (!*more) break;
+      ++games;
+      for (const auto& p : replay.problems()) print_problem(std::cerr, file, p);
+      // A game with an error is kept as it was written, so that nothing is lost.
+      if (replay.has_error()) {
+        if (skip_errors) {
+          ++skipped;
+          continue;
+        }
+        ++copied;
+        buffer += replay.original_text();
+        buffer += "\n\n";
+      } else {
+        pgn::write_game(replay.record(), buffer);
+      }
+      if (buffer.size() > (1 << 20) && !flush()) break;
+    }
+  }
+  if (!flush() || std::fflush(out) != 0) {
+    std::cerr << "pgndb normalize: " << output << ": " << std::strerror(errno) << '\n';
+    return Usage;
+  }
+  std::cerr << "games: " << games << ", normalized: " << games - copied - skipped
+            << ", copied unchanged: " << copied << ", skipped: " << skipped << '\n';
+  return Success;
+}
+
+}  // namespace pgndb::cli

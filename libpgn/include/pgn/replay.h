@@ -1,0 +1,90 @@
+// The replay visitor: plays every move the reader reports (main line and variations) through
+// the rules engine, turns suffix annotations into NAGs, and reports what does not fit: illegal
+// or ambiguous moves, a bad FEN tag, an unsupported variant, a result that contradicts the board.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "pgn/game_record.h"
+#include "pgn/position.h"
+#include "pgn/reader.h"
+
+namespace pgn {
+
+struct GameProblem {
+  enum class Severity { Warning, Error };
+  Severity severity;
+  Location location;
+  std::string message;
+};
+
+struct ReplayOptions {
+  // Build the GameRecord (tags, move tree, comments) for the writer or the indexer. Off, the
+  // visitor only checks, and costs no allocation per move.
+  bool keep_record = false;
+  // Keep a copy of each game's original text, for games that cannot be replayed.
+  bool keep_text = false;
+};
+
+class ReplayVisitor : public Visitor {
+ public:
+  explicit ReplayVisitor(ReplayOptions options = {}) : options_(options) {}
+
+  // --- The last game read ---
+  // Problems in the order found, from the reader and from the replay.
+  const std::vector<GameProblem>& problems() const { return problems_; }
+  bool has_error() const { return errors_ > 0; }
+  bool has_warning() const { return warnings_ > 0; }
+  // False when a move could not be played (or the game could not be set up): the record then
+  // holds only what came before.
+  bool replayed() const { return replayed_; }
+  const GameRecord& record() const { return record_; }
+  // The position at the end of the main line (as far as it was replayed).
+  const Position& final_position() const { return main_position_; }
+  int main_line_plies() const { return main_plies_; }
+  // The game's original text (with keep_text).
+  const std::string& original_text() const { return text_; }
+
+  // --- Visitor ---
+  Control begin_game(Location) override;
+  Control tag(std::string_view name, std::string_view value, Location) override;
+  Control begin_movetext() override;
+  Control move(const MoveToken& token) override;
+  Control nag(int nag, Location) override;
+  Control comment(std::string_view text, Location) override;
+  Control begin_variation(Location) override;
+  Control end_variation(Location) override;
+  Control result(std::string_view result, Location) override;
+  void syntax_problem(const SyntaxProblem& p) override;
+  void end_game(std::string_view text) override;
+
+ private:
+  struct Frame {
+    Position before;   // the position before the last move of this line
+    Position current;  // the position after it
+    Line* line;        // where moves of this line go (with keep_record)
+    bool has_move;
+    bool after_variation;  // a variation closed since the last move
+  };
+  void report(GameProblem::Severity severity, Location at, std::string message);
+  void add_nag(int nag);
+
+  ReplayOptions options_;
+  GameRecord record_;
+  std::vector<GameProblem> problems_;
+  int errors_ = 0, warnings_ = 0;
+  bool replayed_ = true;
+  bool setup_failed_ = false;
+  std::vector<Frame> stack_;
+  Position main_position_;
+  int main_plies_ = 0;
+  std::string fen_tag_, variant_tag_, result_tag_;
+  bool has_result_tag_ = false;
+  // Where problems of the whole game are reported: the game's start, or the tag concerned.
+  Location game_location_, fen_location_, variant_location_, result_location_;
+  std::string text_;
+  std::vector<std::string> pending_comments_;  // comments waiting for the next move
+};
+
+}  // namespace pgn

@@ -1,0 +1,23 @@
+// PGN export format (PGN standard, section 8): what `pgndb normalize` and `export` write.
+#pragma once
+
+#include <string>
+
+#include "pgn/game_record.h"
+
+namespace pgn {
+
+struct WriterOptions {
+  // Lines are broken at spaces so that none is longer than this (a single longer word, such as
+  // a long URL in a comment, stands alone on its line).
+  std::size_t line_width = 80;
+};
+
+// Appends `game` to `out`: the Seven Tag Roster in its order (missing ones as "?",
+// "????.??.??" for Date, Result from the game), the other tags in the order read; then the
+// movetext in canonical SAN with move numbers where the standard wants them, NAGs as `$n`,
+// comments in braces (white space folded) and variations in parentheses; then the result and
+// one blank line. Writing what reading this output gives yields the same text.
+void write_game(const GameRecord& game, std::string& out, const WriterOptions& options = {});
+
+}  // namespace pgn

@@ -1,0 +1,602 @@
+#include "pgn/reader.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "encoding.h"
+#include "pgn/text.h"
+
+namespace pgn {
+
+// --- Byte sources ---
+
+std::expected<std::unique_ptr<FileSource>, std::string> FileSource::open(const std::string& path) {
+  if (path == "-") return std::unique_ptr<FileSource>(new FileSource(stdin, false, "<stdin>"));
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return std::unexpected(cat(path, ": ", std::strerror(errno)));
+  return std::unique_ptr<FileSource>(new FileSource(f, true, path));
+}
+
+FileSource::~FileSource() {
+  if (owned_) std::fclose(file_);
+}
+
+std::expected<std::size_t, std::string> FileSource::read(char* buffer, std::size_t size) {
+  std::size_t n = std::fread(buffer, 1, size, file_);
+  if (n == 0 && std::ferror(file_)) return std::unexpected(cat(path_, ": ", std::strerror(errno)));
+  return n;
+}
+
+std::expected<std::size_t, std::string> StringSource::read(char* buffer, std::size_t size) {
+  std::size_t n = std::min(size, text_.size());
+  std::memcpy(buffer, text_.data(), n);
+  text_.remove_prefix(n);
+  return n;
+}
+
+int nag_of_symbol(std::string_view s) {
+  // Suffix annotations ($1-$6) and the common evaluation symbols, as the PGN standard and
+  // ChessBase's figurine notation map them.
+  struct Entry {
+    std::string_view symbol;
+    int nag;
+  };
+  static constexpr Entry table[] = {
+      {"!", 1},    {"?", 2},       {"!!", 3},      {"??", 4},   {"!?", 5},
+      {"?!", 6},   {"=", 10},      {"\u221e", 13}, {"+=", 14},  {"\u2a72", 14},
+      {"=+", 15},  {"\u2a71", 15}, {"\u00b1", 16}, {"+/-", 16}, {"\u2213", 17},
+      {"-/+", 17}, {"+-", 18},     {"-+", 19},     {"N", 146},  {"\u25a1", 22},
+  };
+  for (const auto& e : table)
+    if (e.symbol == s) return e.nag;
+  return 0;
+}
+
+// --- The reader ---
+
+namespace {
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+// Characters a SAN, LAN or UCI move may hold (the annotations `!?` come after).
+bool is_move_char(char c) {
+  return is_alpha(c) || is_digit(c) || c == '=' || c == '+' || c == '#' || c == '-' || c == ':' ||
+         c == '/' || c == '.' || c == '@';
+}
+bool is_symbol_char(char c) { return c == '+' || c == '-' || c == '=' || c == '/'; }
+
+bool is_result(std::string_view t) {
+  return t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*" || t == "1/2" ||
+         t == "\u00bd-\u00bd";
+}
+
+}  // namespace
+
+class Reader::Impl {
+ public:
+  Impl(ByteSource& source, ReaderOptions options) : source_(source), options_(options) {
+    buffer_.resize(options_.chunk_size + 1);
+    buffer_[0] = '\0';
+  }
+
+  std::expected<bool, std::string> read_game(Visitor& visitor);
+  Location location() const { return location_at(pos_); }
+
+ private:
+  // --- Buffer ---
+  // buffer_[0, end_) holds input; buffer_[end_] is a NUL sentinel. Bytes before `keep_` may be
+  // dropped at the next refill; from `keep_` on (the current game) they stay, so the game's
+  // original text is contiguous at end_game.
+  bool refill();
+  // Makes buffer_[pos_ + n] readable if the input has that many bytes; false at the end.
+  bool available(std::size_t n) {
+    while (pos_ + n >= end_) {
+      if (!refill()) return false;
+    }
+    return true;
+  }
+  char peek(std::size_t n = 0) { return available(n) ? buffer_[pos_ + n] : '\0'; }
+  bool at_end() { return !available(0); }
+
+  Location location_at(std::size_t offset) const {
+    return {line_, std::uint32_t(dropped_ + offset - line_start_ + 1)};
+  }
+  // Consumes one byte, keeping the line count (LF, CRLF and lone CR all end a line).
+  void consume_byte() {
+    char c = buffer_[pos_++];
+    if (c == '\n' || (c == '\r' && peek() != '\n')) {
+      ++line_;
+      line_start_ = dropped_ + pos_;
+    }
+  }
+  bool at_line_start() const { return dropped_ + pos_ == line_start_; }
+  // Offsets into the buffer move when a refill drops consumed bytes; offsets in the stream do
+  // not. Anything held across a read of more input is held as a stream offset.
+  std::uint64_t stream_offset() const { return dropped_ + pos_; }
+  std::string_view since(std::uint64_t start) const {
+    return {buffer_.data() + (start - dropped_), std::size_t(stream_offset() - start)};
+  }
+
+  // --- Scanning ---
+  void skip_whitespace();
+  void skip_line();
+  std::string_view scan_while(bool (*pred)(char));
+
+  // --- Grammar ---
+  bool read_tag(Visitor& v);
+  void read_movetext(Visitor& v);
+  void read_comment_brace(Visitor& v);
+  void read_comment_line(Visitor& v);
+  void read_token(Visitor& v);
+
+  // --- Events, filtered by skip state ---
+  bool delivering() const { return !skip_game_ && skip_depth_ == 0; }
+  void handle(Control c, bool variation_begin = false);
+  void problem(Visitor& v, SyntaxProblem::Severity severity, Location at, std::string message) {
+    v.syntax_problem({severity, at, std::move(message)});
+  }
+  // Tag values and comments as UTF-8: returned as they are when valid, else re-encoded.
+  std::string_view as_utf8(Visitor& v, std::string_view text, Location at);
+
+  ByteSource& source_;
+  ReaderOptions options_;
+  std::vector<char> buffer_;
+  std::size_t pos_ = 0, end_ = 0, keep_ = 0;
+  std::uint64_t line_start_ = 0;  // stream offset of the current line's first byte
+  std::uint64_t dropped_ = 0;     // bytes dropped from the front of the buffer so far
+  std::uint64_t line_ = 1;
+  bool eof_ = false;
+  bool stopped_ = false;
+  bool first_game_ = true;
+  std::string io_error_;
+
+  // Per game.
+  bool skip_game_ = false;
+  int variation_depth_ = 0;
+  int skip_depth_ = 0;  // > 0 while inside a skipped variation
+  bool game_over_ = false;
+  bool reported_encoding_ = false;
+  bool game_truncated_ = false;
+  std::vector<std::string> tag_names_;
+  std::string scratch_, unescaped_;
+};
+
+bool Reader::Impl::refill() {
+  if (eof_) return false;
+  // Drop what is no longer needed, then make room for a chunk.
+  const std::size_t drop = std::min(keep_, pos_);
+  if (drop > 0) {
+    std::memmove(buffer_.data(), buffer_.data() + drop, end_ - drop);
+    dropped_ += drop;
+    pos_ -= drop;
+    end_ -= drop;
+    keep_ -= drop;
+  }
+  if (buffer_.size() - 1 - end_ < options_.chunk_size) {
+    if (buffer_.size() > options_.max_game_size) {
+      // The game is too long to keep whole: give up its original text (reported at its end).
+      game_truncated_ = true;
+      std::memmove(buffer_.data(), buffer_.data() + pos_, end_ - pos_);
+      dropped_ += pos_;
+      end_ -= pos_;
+      pos_ = 0;
+      keep_ = 0;
+    } else {
+      buffer_.resize(std::max(buffer_.size() * 2, end_ + options_.chunk_size + 1));
+    }
+  }
+  auto n =
+      source_.read(buffer_.data() + end_, std::min(options_.chunk_size, buffer_.size() - 1 - end_));
+  if (!n) {
+    io_error_ = n.error();
+    eof_ = true;
+    buffer_[end_] = '\0';
+    return false;
+  }
+  end_ += *n;
+  buffer_[end_] = '\0';
+  if (*n == 0) eof_ = true;
+  return *n > 0;
+}
+
+void Reader::Impl::skip_whitespace() {
+  for (;;) {
+    char c = peek();
+    if (is_space(c)) {
+      consume_byte();
+    } else if (c == '%' && at_line_start()) {
+      skip_line();  // PGN's escape mechanism: the whole line is ignored
+    } else if (c == '\0' && !at_end()) {
+      ++pos_;  // stray NUL bytes (seen between games in real files) carry nothing
+    } else {
+      return;
+    }
+  }
+}
+
+void Reader::Impl::skip_line() {
+  while (!at_end()) {
+    char c = buffer_[pos_];
+    if (c == '\n' || c == '\r') {
+      consume_byte();
+      if (c == '\r' && peek() == '\n') consume_byte();
+      return;
+    }
+    ++pos_;
+  }
+}
+
+std::string_view Reader::Impl::scan_while(bool (*pred)(char)) {
+  std::size_t n = 0;
+  while (available(n) && pred(buffer_[pos_ + n])) ++n;
+  std::string_view token(buffer_.data() + pos_, n);
+  pos_ += n;
+  return token;
+}
+
+void Reader::Impl::handle(Control c, bool variation_begin) {
+  switch (c) {
+    case Control::Continue: break;
+    case Control::Skip:
+      if (variation_begin)
+        skip_depth_ = 1;
+      else
+        skip_game_ = true;
+      break;
+    case Control::Stop:
+      skip_game_ = true;
+      stopped_ = true;
+      break;
+  }
+}
+
+std::string_view Reader::Impl::as_utf8(Visitor& v, std::string_view text, Location at) {
+  if (is_valid_utf8(text)) return text;
+  scratch_ = windows1252_to_utf8(text);
+  if (!reported_encoding_) {
+    reported_encoding_ = true;
+    problem(v, SyntaxProblem::Severity::Warning, at,
+            "text is not valid UTF-8; read as Windows-1252 (Latin-1)");
+  }
+  return scratch_;
+}
+
+// One tag pair, `[Name "value"]`, from the `[`. Lenient about what real files hold: raw quotes
+// and `]` inside the value (the value ends at the last `"` before the `]` that ends the line or
+// precedes the next `[`), a missing closing bracket or quote.
+bool Reader::Impl::read_tag(Visitor& v) {
+  const Location at = location_at(pos_);
+  ++pos_;  // '['
+  while (peek() == ' ' || peek() == '\t') ++pos_;
+  std::string_view name =
+      scan_while([](char c) { return is_alpha(c) || is_digit(c) || c == '_' || c == '-'; });
+  std::string name_copy(name);
+  while (peek() == ' ' || peek() == '\t') ++pos_;
+
+  // The rest of the line, up to where the tag ends.
+  std::size_t n = 0;
+  while (available(n) && buffer_[pos_ + n] != '\n' && buffer_[pos_ + n] != '\r') ++n;
+  std::string_view rest(buffer_.data() + pos_, n);
+
+  // Where the tag ends: the `]` after the closing quote. Another tag may follow on the line.
+  std::size_t close = std::string_view::npos;
+  if (!rest.empty() && rest[0] == '"') {
+    for (std::size_t i = 1; i < rest.size(); ++i) {
+      if (rest[i] == '\\' && i + 1 < rest.size()) {
+        ++i;
+        continue;
+      }
+      if (rest[i] != '"') continue;
+      std::size_t j = i + 1;
+      while (j < rest.size() && (rest[j] == ' ' || rest[j] == '\t')) ++j;
+      if (j < rest.size() && rest[j] == ']') {
+        // A later `"]` on this line that is not followed by a new tag means this quote was raw.
+        std::size_t after = j + 1;
+        while (after < rest.size() && (rest[after] == ' ' || rest[after] == '\t')) ++after;
+        if (after == rest.size() || rest[after] == '[') {
+          close = j;
+          rest = rest.substr(0, i + 1);
+          break;
+        }
+      }
+    }
+  }
+
+  std::string_view value;
+  if (close != std::string_view::npos) {
+    value = rest.substr(1, rest.size() - 2);
+    pos_ += close + 1;
+  } else {
+    // No well-formed end: take the line, without the brackets and quotes it has.
+    std::string_view line = rest;
+    while (!line.empty() && (line.back() == ']' || line.back() == ' ' || line.back() == '\t'))
+      line.remove_suffix(1);
+    if (!line.empty() && line.front() == '"') line.remove_prefix(1);
+    if (!line.empty() && line.back() == '"') line.remove_suffix(1);
+    value = line;
+    pos_ += n;
+    problem(v, SyntaxProblem::Severity::Warning, at,
+            cat("tag ", name_copy.empty() ? std::string("?") : name_copy,
+                " is not of the form [Name \"value\"]; read its value as \"", value, "\""));
+  }
+
+  if (name_copy.empty()) {
+    problem(v, SyntaxProblem::Severity::Error, at, "tag without a name; ignored");
+    return true;
+  }
+
+  // Resolve the escapes `\"` and `\\`; any other backslash stands for itself.
+  unescaped_.clear();
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    if (value[i] == '\\' && i + 1 < value.size() && (value[i + 1] == '"' || value[i + 1] == '\\'))
+      ++i;
+    unescaped_ += value[i];
+  }
+  tag_names_.push_back(name_copy);
+  if (delivering()) handle(v.tag(name_copy, as_utf8(v, unescaped_, at), at));
+  return true;
+}
+
+void Reader::Impl::read_comment_brace(Visitor& v) {
+  const Location at = location_at(pos_);
+  consume_byte();  // '{'
+  const std::uint64_t start = stream_offset();
+  // Braces do not nest in PGN; the first `}` closes the comment.
+  for (;;) {
+    if (!available(0)) {
+      problem(v, SyntaxProblem::Severity::Error, at,
+              "comment not closed before the end of the input");
+      break;
+    }
+    char c = buffer_[pos_];
+    if (c == '}') break;
+    if (c == '\n' || c == '\r')
+      consume_byte();
+    else
+      ++pos_;
+  }
+  std::string_view text = since(start);
+  if (delivering()) handle(v.comment(as_utf8(v, text, at), at));
+  if (!at_end()) ++pos_;  // '}'
+}
+
+void Reader::Impl::read_comment_line(Visitor& v) {
+  const Location at = location_at(pos_);
+  ++pos_;  // ';'
+  const std::uint64_t start = stream_offset();
+  while (available(0) && buffer_[pos_] != '\n' && buffer_[pos_] != '\r') ++pos_;
+  std::string_view text = since(start);
+  if (delivering()) handle(v.comment(as_utf8(v, text, at), at));
+}
+
+// A token that starts with a digit, a letter or a symbol: move number, result, move, NAG.
+void Reader::Impl::read_token(Visitor& v) {
+  const Location at = location_at(pos_);
+  const char c = peek();
+
+  if (c == '$') {
+    ++pos_;
+    std::string_view digits = scan_while(is_digit);
+    int nag = 0;
+    for (char d : digits.substr(0, 4)) nag = nag * 10 + (d - '0');
+    if (digits.empty() || digits.size() > 3 || nag > 255) {
+      problem(v, SyntaxProblem::Severity::Error, at, cat("bad NAG '$", digits, "'; ignored"));
+      return;
+    }
+    if (delivering()) handle(v.nag(nag, at));
+    return;
+  }
+  if (c == '*') {
+    ++pos_;
+    if (delivering()) handle(v.result("*", at));
+    game_over_ = true;
+    return;
+  }
+
+  // Evaluation symbols written out (`+-`, `=+`, `+/-`, `=`), and UTF-8 ones (`±`, `∞`).
+  if (is_symbol_char(c) && !(c == '-' && peek(1) == '-')) {
+    std::string_view sym = scan_while(is_symbol_char);
+    if (int nag = nag_of_symbol(sym)) {
+      if (delivering()) handle(v.nag(nag, at));
+    } else {
+      problem(v, SyntaxProblem::Severity::Error, at, cat("unexpected '", sym, "'; ignored"));
+    }
+    return;
+  }
+  if (std::uint8_t(c) >= 0x80) {
+    std::size_t n = 0;
+    while (available(n) && std::uint8_t(buffer_[pos_ + n]) >= 0x80) ++n;
+    std::string_view sym(buffer_.data() + pos_, n);
+    pos_ += n;
+    if (int nag = nag_of_symbol(sym)) {
+      if (delivering()) handle(v.nag(nag, at));
+    } else if (sym == "\u00bd") {  // ½-½
+      if (peek() == '-' && std::uint8_t(peek(1)) == 0xC2 && std::uint8_t(peek(2)) == 0xBD) {
+        pos_ += 3;
+        if (delivering()) handle(v.result("1/2-1/2", at));
+        game_over_ = true;
+      }
+    } else {
+      problem(v, SyntaxProblem::Severity::Error, at, "unexpected non-ASCII characters; ignored");
+    }
+    return;
+  }
+
+  if (is_digit(c)) {
+    // A move number (`12.`, `12...`, `12`), a result, or castling written with zeros.
+    std::string_view t =
+        scan_while([](char x) { return is_digit(x) || x == '-' || x == '/' || x == 'O'; });
+    if (is_result(t)) {
+      if (delivering()) handle(v.result(t == "1/2" ? "1/2-1/2" : t, at));
+      game_over_ = true;
+      return;
+    }
+    if (t.find('-') == std::string_view::npos) {
+      while (peek() == '.') ++pos_;  // a move number
+      if (!is_space(peek()) && !is_alpha(peek()) && peek() != '\0' && peek() != '{' &&
+          peek() != '(' && peek() != ')' && peek() != '$' && peek() != ';')
+        problem(v, SyntaxProblem::Severity::Warning, location_at(pos_),
+                "unexpected character after a move number");
+      return;
+    }
+    // `0-0`, `0-0-0` (with annotations): a move.
+    pos_ -= t.size();
+  }
+
+  if (is_alpha(c) || is_digit(c) || c == '-') {
+    std::size_t n = 0;
+    while (available(n) && is_move_char(buffer_[pos_ + n])) ++n;
+    // `e8(Q)`: a promotion in parentheses, not a variation.
+    if (n >= 2 && (buffer_[pos_ + n - 1] == '8' || buffer_[pos_ + n - 1] == '1') &&
+        available(n + 2) && buffer_[pos_ + n] == '(' &&
+        std::strchr("QRBNqrbn", buffer_[pos_ + n + 1]) && buffer_[pos_ + n + 1] != '\0' &&
+        buffer_[pos_ + n + 2] == ')')
+      n += 3;
+    // Suffix annotation. Both views are made once nothing more is read (a refill moves bytes).
+    std::size_t s = 0;
+    while (s < 3 && available(n + s) &&
+           (buffer_[pos_ + n + s] == '!' || buffer_[pos_ + n + s] == '?'))
+      ++s;
+    std::string_view san(buffer_.data() + pos_, n);
+    std::string_view suffix(buffer_.data() + pos_ + n, s);
+    pos_ += n + s;
+    int suffix_nag = 0;
+    if (!suffix.empty()) {
+      suffix_nag = nag_of_symbol(suffix);
+      if (!suffix_nag)
+        problem(v, SyntaxProblem::Severity::Warning, at,
+                cat("unknown annotation '", suffix, "'; ignored"));
+    }
+    if (san == "e.p." || san == "ep") return;  // `exd6 e.p.`: the move before said it all
+    if (san.size() == 1 && san[0] == 'N' && suffix.empty()) {
+      if (delivering()) handle(v.nag(146, at));  // novelty
+      return;
+    }
+    if (delivering()) handle(v.move(MoveToken{san, suffix_nag, at}));
+    return;
+  }
+
+  ++pos_;
+  problem(v, SyntaxProblem::Severity::Error, at,
+          cat("unexpected character '", std::string_view(&c, 1), "'; ignored"));
+}
+
+void Reader::Impl::read_movetext(Visitor& v) {
+  while (!game_over_) {
+    skip_whitespace();
+    if (at_end()) break;
+    const char c = buffer_[pos_];
+    switch (c) {
+      case '{': read_comment_brace(v); break;
+      case ';': read_comment_line(v); break;
+      case '(': {
+        const Location at = location_at(pos_);
+        ++pos_;
+        ++variation_depth_;
+        if (skip_depth_ > 0)
+          ++skip_depth_;
+        else if (!skip_game_)
+          handle(v.begin_variation(at), true);
+        break;
+      }
+      case ')': {
+        const Location at = location_at(pos_);
+        ++pos_;
+        if (variation_depth_ == 0) {
+          problem(v, SyntaxProblem::Severity::Error, at,
+                  "')' without a variation to close; ignored");
+          break;
+        }
+        --variation_depth_;
+        if (skip_depth_ > 0)
+          --skip_depth_;
+        else if (!skip_game_)
+          handle(v.end_variation(at));
+        break;
+      }
+      case '[':
+        if (at_line_start()) return;  // the next game's tags: this one had no result
+        read_token(v);
+        break;
+      default: read_token(v);
+    }
+  }
+}
+
+std::expected<bool, std::string> Reader::Impl::read_game(Visitor& v) {
+  if (stopped_) return false;
+  keep_ = pos_;
+  if (first_game_) {
+    first_game_ = false;
+    if (available(2) && std::memcmp(buffer_.data(), "\xEF\xBB\xBF", 3) == 0) pos_ += 3;  // BOM
+  }
+  skip_whitespace();
+  if (!io_error_.empty()) return std::unexpected(io_error_);
+  if (at_end()) return false;
+
+  keep_ = pos_;
+  skip_game_ = false;
+  variation_depth_ = 0;
+  skip_depth_ = 0;
+  game_over_ = false;
+  reported_encoding_ = false;
+  game_truncated_ = false;
+  tag_names_.clear();
+
+  handle(v.begin_game(location_at(pos_)));
+
+  // Tags. A blank line may stand among them; a name seen before in this game starts a new game
+  // (the previous one had neither moves nor result).
+  for (;;) {
+    skip_whitespace();
+    if (peek() != '[') break;
+    std::size_t n = 1;
+    while (available(n) && (buffer_[pos_ + n] == ' ' || buffer_[pos_ + n] == '\t')) ++n;
+    std::size_t name_start = n;
+    while (available(n) &&
+           (is_alpha(buffer_[pos_ + n]) || is_digit(buffer_[pos_ + n]) || buffer_[pos_ + n] == '_'))
+      ++n;
+    std::string_view name(buffer_.data() + pos_ + name_start, n - name_start);
+    if (std::find(tag_names_.begin(), tag_names_.end(), name) != tag_names_.end()) {
+      game_over_ = true;
+      break;
+    }
+    read_tag(v);
+  }
+
+  if (!game_over_) {
+    if (!skip_game_) handle(v.begin_movetext());
+    read_movetext(v);
+    if (variation_depth_ > 0)
+      problem(v, SyntaxProblem::Severity::Error, location_at(pos_),
+              cat(variation_depth_, " variation(s) not closed at the end of the game"));
+  }
+
+  if (game_truncated_)
+    problem(
+        v, SyntaxProblem::Severity::Error, location_at(pos_),
+        cat("game longer than ", options_.max_game_size, " bytes; its original text is not kept"));
+  // The game's text: from its first byte to the end of what was read, without trailing space.
+  std::size_t text_end = pos_;
+  while (text_end > keep_ && is_space(buffer_[text_end - 1])) --text_end;
+  v.end_game(std::string_view(buffer_.data() + keep_, text_end - keep_));
+  keep_ = pos_;
+  if (!io_error_.empty()) return std::unexpected(io_error_);
+  return true;
+}
+
+Reader::Reader(ByteSource& source, ReaderOptions options)
+    : impl_(std::make_unique<Impl>(source, options)) {}
+Reader::~Reader() = default;
+
+std::expected<bool, std::string> Reader::read_game(Visitor& visitor) {
+  return impl_->read_game(visitor);
+}
+
+Location Reader::location() const { return impl_->location(); }
+
+}  // namespace pgn

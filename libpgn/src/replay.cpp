@@ -1,0 +1,260 @@
+#include "pgn/replay.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "pgn/fen.h"
+#include "pgn/san.h"
+#include "pgn/text.h"
+
+namespace pgn {
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Variant tags whose games are standard chess or Chess960 (the FEN tag says which).
+bool is_supported_variant(std::string_view variant) {
+  static constexpr std::array<std::string_view, 11> names = {
+      "",         "standard",  "chess",        "normal",         "from position",
+      "chess960", "chess 960", "fischerandom", "fischer random", "freestyle",
+      "960"};
+  const std::string v = lower(variant);
+  return std::find(names.begin(), names.end(), v) != names.end();
+}
+
+bool is_result_text(std::string_view r) {
+  return r == "1-0" || r == "0-1" || r == "1/2-1/2" || r == "*";
+}
+
+}  // namespace
+
+void ReplayVisitor::report(GameProblem::Severity severity, Location at, std::string message) {
+  (severity == GameProblem::Severity::Error ? errors_ : warnings_)++;
+  problems_.push_back({severity, at, std::move(message)});
+}
+
+Control ReplayVisitor::begin_game(Location at) {
+  game_location_ = fen_location_ = variant_location_ = result_location_ = at;
+  problems_.clear();
+  errors_ = warnings_ = 0;
+  replayed_ = true;
+  setup_failed_ = false;
+  stack_.clear();
+  main_plies_ = 0;
+  fen_tag_.clear();
+  variant_tag_.clear();
+  result_tag_.clear();
+  has_result_tag_ = false;
+  pending_comments_.clear();
+  text_.clear();
+  if (options_.keep_record) record_.clear();
+  return Control::Continue;
+}
+
+Control ReplayVisitor::tag(std::string_view name, std::string_view value, Location at) {
+  if (name == "FEN") {
+    fen_tag_ = value;
+    fen_location_ = at;
+  }
+  if (name == "Variant") {
+    variant_tag_ = value;
+    variant_location_ = at;
+  }
+  if (name == "Result") {
+    result_tag_ = value;
+    result_location_ = at;
+    has_result_tag_ = true;
+  }
+  if (options_.keep_record) record_.tags.emplace_back(name, value);
+  return Control::Continue;
+}
+
+Control ReplayVisitor::begin_movetext() {
+  Position start;
+  if (!is_supported_variant(variant_tag_)) {
+    report(
+        GameProblem::Severity::Error, variant_location_,
+        cat("unsupported variant '", variant_tag_, "' (pgndb reads standard chess and Chess960)"));
+    setup_failed_ = true;
+  } else if (!fen_tag_.empty()) {
+    auto pos = parse_fen(fen_tag_);
+    if (pos) {
+      start = *pos;
+    } else {
+      report(GameProblem::Severity::Error, fen_location_, cat("bad FEN tag: ", pos.error().message()));
+      setup_failed_ = true;
+    }
+  }
+  if (setup_failed_) {
+    replayed_ = false;
+    return Control::Skip;
+  }
+  main_position_ = start;
+  if (options_.keep_record) record_.start = start;
+  stack_.push_back({start, start, options_.keep_record ? &record_.moves : nullptr, false, false});
+  return Control::Continue;
+}
+
+Control ReplayVisitor::move(const MoveToken& token) {
+  Frame& f = stack_.back();
+  auto m = parse_san(f.current, token.san);
+  if (!m) {
+    report(GameProblem::Severity::Error, token.location, m.error().message);
+    replayed_ = false;
+    return Control::Skip;
+  }
+  f.before = f.current;
+  if (m->is_null())
+    f.current.play_null();
+  else
+    f.current.play(*m);
+  f.has_move = true;
+  f.after_variation = false;
+  if (stack_.size() == 1) {
+    main_position_ = f.current;
+    ++main_plies_;
+  }
+  if (f.line) {
+    MoveNode& node = f.line->emplace_back();
+    node.move = *m;
+    node.comments_before = std::move(pending_comments_);
+    pending_comments_.clear();
+    if (token.suffix_nag) node.nags.push_back(std::uint8_t(token.suffix_nag));
+  }
+  return Control::Continue;
+}
+
+void ReplayVisitor::add_nag(int nag) {
+  Frame& f = stack_.back();
+  if (!f.line) return;
+  if (f.line->empty()) {
+    report(GameProblem::Severity::Warning, game_location_, cat("NAG $", nag, " before any move; dropped"));
+    return;
+  }
+  auto& nags = f.line->back().nags;
+  if (std::find(nags.begin(), nags.end(), nag) == nags.end()) nags.push_back(std::uint8_t(nag));
+}
+
+Control ReplayVisitor::nag(int nag, Location) {
+  add_nag(nag);
+  return Control::Continue;
+}
+
+Control ReplayVisitor::comment(std::string_view text, Location) {
+  if (!options_.keep_record) return Control::Continue;
+  Frame& f = stack_.back();
+  // After a move (and no variation since), a comment is about that move; otherwise it waits
+  // for the next move, or leads the game.
+  if (f.has_move && !f.after_variation && pending_comments_.empty() && !f.line->empty())
+    f.line->back().comments_after.emplace_back(text);
+  else if (stack_.size() == 1 && f.line->empty())
+    record_.leading_comments.emplace_back(text);
+  else
+    pending_comments_.emplace_back(text);
+  return Control::Continue;
+}
+
+Control ReplayVisitor::begin_variation(Location at) {
+  Frame& f = stack_.back();
+  if (!f.has_move) {
+    report(GameProblem::Severity::Warning, at, "variation before any move; skipped");
+    return Control::Skip;
+  }
+  Line* line = nullptr;
+  if (f.line) line = &f.line->back().variations.emplace_back();
+  // Comments between a move and its variation stay with the move.
+  if (f.line && !pending_comments_.empty()) {
+    auto& after = f.line->back().comments_after;
+    after.insert(after.end(), pending_comments_.begin(), pending_comments_.end());
+    pending_comments_.clear();
+  }
+  stack_.push_back({f.before, f.before, line, false, false});
+  return Control::Continue;
+}
+
+Control ReplayVisitor::end_variation(Location) {
+  if (stack_.size() <= 1) return Control::Continue;
+  Frame& f = stack_.back();
+  if (f.line && !pending_comments_.empty()) {
+    if (!f.line->empty()) {
+      auto& after = f.line->back().comments_after;
+      after.insert(after.end(), pending_comments_.begin(), pending_comments_.end());
+    } else {
+      // A variation holding only a comment: keep the comment with the move it hangs from.
+      stack_.pop_back();
+      auto& after = stack_.back().line->back().comments_after;
+      after.insert(after.end(), pending_comments_.begin(), pending_comments_.end());
+      stack_.back().line->back().variations.pop_back();
+      pending_comments_.clear();
+      return Control::Continue;
+    }
+    pending_comments_.clear();
+  }
+  if (f.line && f.line->empty()) {
+    stack_.pop_back();
+    stack_.back().line->back().variations.pop_back();  // an empty variation says nothing
+    return Control::Continue;
+  }
+  stack_.pop_back();
+  // A comment right after the variation belongs before the next move, not to the last one.
+  stack_.back().after_variation = true;
+  return Control::Continue;
+}
+
+Control ReplayVisitor::result(std::string_view result, Location at) {
+  if (options_.keep_record) record_.result = result;
+  if (!has_result_tag_) result_location_ = at;
+  if (has_result_tag_ && is_result_text(result_tag_) && result_tag_ != result)
+    report(GameProblem::Severity::Warning, at,
+           cat("the result ", result, " contradicts the Result tag \"", result_tag_, "\""));
+  return Control::Continue;
+}
+
+void ReplayVisitor::syntax_problem(const SyntaxProblem& p) {
+  report(p.severity == SyntaxProblem::Severity::Error ? GameProblem::Severity::Error
+                                                      : GameProblem::Severity::Warning,
+         p.location, p.message);
+}
+
+void ReplayVisitor::end_game(std::string_view text) {
+  if (options_.keep_text) text_ = text;
+  if (options_.keep_record) {
+    if (!pending_comments_.empty()) {
+      // Comments after the last move of the game.
+      if (!record_.moves.empty()) {
+        auto& after = record_.moves.back().comments_after;
+        after.insert(after.end(), pending_comments_.begin(), pending_comments_.end());
+      } else {
+        record_.leading_comments.insert(record_.leading_comments.end(), pending_comments_.begin(),
+                                        pending_comments_.end());
+      }
+      pending_comments_.clear();
+    }
+    // The Result tag is the game's result when the movetext has no marker.
+    if (record_.result == "*" && has_result_tag_ && is_result_text(result_tag_))
+      record_.result = result_tag_;
+  }
+  if (!replayed_) return;
+
+  // A result that contradicts the board: checkmate or stalemate at the end of the main line.
+  const std::string& claimed = has_result_tag_ ? result_tag_ : record_.result;
+  const Position& end = main_position_;
+  if (end.is_checkmate()) {
+    const char* expected = end.side_to_move() == White ? "0-1" : "1-0";
+    if (claimed != expected)
+      report(
+          GameProblem::Severity::Warning, result_location_,
+          cat("the game ends in checkmate (", expected, ") but its result is \"", claimed, "\""));
+  } else if (end.is_stalemate() && (claimed == "1-0" || claimed == "0-1")) {
+    report(GameProblem::Severity::Warning, result_location_,
+           cat("the game ends in stalemate but its result is \"", claimed, "\""));
+  }
+}
+
+}  // namespace pgn
