@@ -10,7 +10,8 @@
 
 namespace pgndb::cli {
 
-void declare_check(po::options_description& options, po::positional_options_description& positional) {
+void declare_check(po::options_description& options,
+                   po::positional_options_description& positional) {
   options.add_options()("files", po::value<std::vector<std::string>>()->required(),
                         "PGN files (`-` for standard input; `.zst` files are decompressed)");
   positional.add("files", -1);

@@ -18,8 +18,8 @@ int run_normalize(const po::variables_map&);
 
 std::span<const Command> commands() {
   static const std::array<Command, 3> all = {{
-      {"check", "replay every game and report each problem as FILE:LINE:COL",
-       "pgndb check FILE...", declare_check, run_check},
+      {"check", "replay every game and report each problem as FILE:LINE:COL", "pgndb check FILE...",
+       declare_check, run_check},
       {"normalize", "rewrite games in PGN export format (canonical SAN, NAGs, 80 columns)",
        "pgndb normalize FILE... [-o OUT] [--skip-errors]", declare_normalize, run_normalize},
       {"perft", "count the leaf nodes of the legal move tree (move generator check)",

@@ -15,7 +15,9 @@ namespace {
 class ZstdSource final : public pgn::ByteSource {
  public:
   ZstdSource(std::unique_ptr<pgn::ByteSource> inner, std::string path)
-      : inner_(std::move(inner)), path_(std::move(path)), stream_(ZSTD_createDStream()),
+      : inner_(std::move(inner)),
+        path_(std::move(path)),
+        stream_(ZSTD_createDStream()),
         in_buffer_(ZSTD_DStreamInSize()) {}
   ~ZstdSource() override { ZSTD_freeDStream(stream_); }
 

@@ -437,10 +437,6 @@ void Reader::Impl::read_token(Visitor& v) {
     }
     if (t.find('-') == std::string_view::npos) {
       while (peek() == '.') ++pos_;  // a move number
-      if (!is_space(peek()) && !is_alpha(peek()) && peek() != '\0' && peek() != '{' &&
-          peek() != '(' && peek() != ')' && peek() != '$' && peek() != ';')
-        problem(v, SyntaxProblem::Severity::Warning, location_at(pos_),
-                "unexpected character after a move number");
       return;
     }
     // `0-0`, `0-0-0` (with annotations): a move.
@@ -522,6 +518,7 @@ void Reader::Impl::read_movetext(Visitor& v) {
         if (at_line_start()) return;  // the next game's tags: this one had no result
         read_token(v);
         break;
+      case '.': ++pos_; break;  // `1. ... e5`: dots set apart from their move number
       default: read_token(v);
     }
   }

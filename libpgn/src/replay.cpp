@@ -87,7 +87,8 @@ Control ReplayVisitor::begin_movetext() {
     if (pos) {
       start = *pos;
     } else {
-      report(GameProblem::Severity::Error, fen_location_, cat("bad FEN tag: ", pos.error().message()));
+      report(GameProblem::Severity::Error, fen_location_,
+             cat("bad FEN tag: ", pos.error().message()));
       setup_failed_ = true;
     }
   }
@@ -134,7 +135,8 @@ void ReplayVisitor::add_nag(int nag) {
   Frame& f = stack_.back();
   if (!f.line) return;
   if (f.line->empty()) {
-    report(GameProblem::Severity::Warning, game_location_, cat("NAG $", nag, " before any move; dropped"));
+    report(GameProblem::Severity::Warning, game_location_,
+           cat("NAG $", nag, " before any move; dropped"));
     return;
   }
   auto& nags = f.line->back().nags;
