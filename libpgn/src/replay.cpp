@@ -117,10 +117,7 @@ Control ReplayVisitor::move(const MoveToken& token) {
     f.current.play(*m);
   f.has_move = true;
   f.after_variation = false;
-  if (stack_.size() == 1) {
-    main_position_ = f.current;
-    ++main_plies_;
-  }
+  if (stack_.size() == 1) ++main_plies_;
   if (f.line) {
     MoveNode& node = f.line->emplace_back();
     node.move = *m;
@@ -226,6 +223,8 @@ void ReplayVisitor::syntax_problem(const SyntaxProblem& p) {
 
 void ReplayVisitor::end_game(std::string_view text) {
   if (options_.keep_text) text_ = text;
+  // The main line's frame stays at the bottom of the stack, as far as it was replayed.
+  main_position_ = stack_.empty() ? Position() : stack_.front().current;
   if (options_.keep_record) {
     if (!pending_comments_.empty()) {
       // Comments after the last move of the game.

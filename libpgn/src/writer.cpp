@@ -33,18 +33,16 @@ class LineBreaker {
  public:
   LineBreaker(std::string& out, std::size_t width) : out_(out), width_(width) {}
 
+  // A token is held back until the next one comes, so that a variation's `)` can still be
+  // glued to it (and `(` to the token after it) before its line is chosen.
   void token(std::string_view t) {
-    if (column_ > 0 && column_ + 1 + t.size() > width_) {
-      out_ += '\n';
-      column_ = 0;
-    }
-    if (column_ > 0) {
-      out_ += ' ';
-      ++column_;
-    }
-    out_ += t;
-    column_ += t.size();
+    flush();
+    if (open_paren_) pending_ += '(';
+    open_paren_ = false;
+    pending_ += t;
   }
+  void open_variation() { open_paren_ = true; }
+  void close_variation() { pending_ += ')'; }
   // A comment's words are tokens too, so that long comments wrap; the braces stick to the first
   // and last word. Text holding a `}` (possible from a `;` comment) is written as a `;` comment,
   // which runs to the end of its line.
@@ -73,6 +71,7 @@ class LineBreaker {
     }
   }
   void end() {
+    flush();
     if (column_ == 0) return;
     out_ += '\n';
     column_ = 0;
@@ -82,6 +81,23 @@ class LineBreaker {
   std::string& out_;
   std::size_t width_;
   std::size_t column_ = 0;
+  std::string pending_;
+  bool open_paren_ = false;
+
+  void flush() {
+    if (pending_.empty()) return;
+    if (column_ > 0 && column_ + 1 + pending_.size() > width_) {
+      out_ += '\n';
+      column_ = 0;
+    }
+    if (column_ > 0) {
+      out_ += ' ';
+      ++column_;
+    }
+    out_ += pending_;
+    column_ += pending_.size();
+    pending_.clear();
+  }
 };
 
 class MovetextWriter {
@@ -103,9 +119,9 @@ class MovetextWriter {
       for (const auto& c : node.comments_after) lines_.comment(c);
       force_number = !node.comments_after.empty();
       for (const Line& variation : node.variations) {
-        lines_.token("(");
+        lines_.open_variation();
         write_variation(variation, pos);
-        lines_.token(")");
+        lines_.close_variation();
         force_number = true;
       }
       if (node.move.is_null())
