@@ -16,6 +16,8 @@ std::optional<double> parse_duration(std::string_view s) {
   while (!s.empty()) {
     std::size_t colon = s.find(':');
     std::string_view field = s.substr(0, colon);
+    // Digits only (from_chars alone would take "nan", "inf" and a sign).
+    if (field.empty() || field[0] < '0' || field[0] > '9') return std::nullopt;
     double value = 0;
     auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
     if (ec != std::errc() || end != field.data() + field.size() || value < 0) return std::nullopt;

@@ -117,7 +117,9 @@ class Reader::Impl {
   // Offsets into the buffer move when a refill drops consumed bytes; offsets in the stream do
   // not. Anything held across a read of more input is held as a stream offset.
   std::uint64_t stream_offset() const { return dropped_ + pos_; }
+  // The bytes from `start` to here; those of an over-long game already given up are missing.
   std::string_view since(std::uint64_t start) const {
+    start = std::max(start, dropped_);
     return {buffer_.data() + (start - dropped_), std::size_t(stream_offset() - start)};
   }
 
@@ -136,8 +138,9 @@ class Reader::Impl {
   // --- Events, filtered by skip state ---
   bool delivering() const { return !skip_game_ && skip_depth_ == 0; }
   void handle(Control c, bool variation_begin = false);
+  // Problems in a part of the game the visitor skipped are not its concern.
   void problem(Visitor& v, SyntaxProblem::Severity severity, Location at, std::string message) {
-    v.syntax_problem({severity, at, std::move(message)});
+    if (delivering()) v.syntax_problem({severity, at, std::move(message)});
   }
   // Tag values and comments as UTF-8: returned as they are when valid, else re-encoded.
   std::string_view as_utf8(Visitor& v, std::string_view text, Location at);
@@ -161,36 +164,32 @@ class Reader::Impl {
   bool game_over_ = false;
   bool reported_encoding_ = false;
   bool game_truncated_ = false;
+  std::uint64_t token_end_ = 0;    // stream offset just past the game's last token so far
+  std::uint64_t token_start_ = 0;  // stream offset of the token being read
   std::vector<std::string> tag_names_;
   std::string scratch_, unescaped_;
 };
 
 bool Reader::Impl::refill() {
   if (eof_) return false;
+  // A game longer than the limit gives up its original text: from then on only the bytes of
+  // the token being read are kept (reported at the game's end).
+  const std::size_t token_start = std::size_t(std::max(token_start_, dropped_) - dropped_);
+  if (end_ - keep_ >= options_.max_game_size && keep_ < token_start) {
+    game_truncated_ = true;
+    keep_ = token_start;
+  }
   // Drop what is no longer needed, then make room for a chunk.
-  const std::size_t drop = std::min(keep_, pos_);
-  if (drop > 0) {
-    std::memmove(buffer_.data(), buffer_.data() + drop, end_ - drop);
-    dropped_ += drop;
-    pos_ -= drop;
-    end_ -= drop;
-    keep_ -= drop;
+  if (keep_ > 0) {
+    std::memmove(buffer_.data(), buffer_.data() + keep_, end_ - keep_);
+    dropped_ += keep_;
+    pos_ -= keep_;
+    end_ -= keep_;
+    keep_ = 0;
   }
-  if (buffer_.size() - 1 - end_ < options_.chunk_size) {
-    if (buffer_.size() > options_.max_game_size) {
-      // The game is too long to keep whole: give up its original text (reported at its end).
-      game_truncated_ = true;
-      std::memmove(buffer_.data(), buffer_.data() + pos_, end_ - pos_);
-      dropped_ += pos_;
-      end_ -= pos_;
-      pos_ = 0;
-      keep_ = 0;
-    } else {
-      buffer_.resize(std::max(buffer_.size() * 2, end_ + options_.chunk_size + 1));
-    }
-  }
-  auto n =
-      source_.read(buffer_.data() + end_, std::min(options_.chunk_size, buffer_.size() - 1 - end_));
+  if (buffer_.size() - 1 - end_ < options_.chunk_size)
+    buffer_.resize(std::max(buffer_.size() * 2, end_ + options_.chunk_size + 1));
+  auto n = source_.read(buffer_.data() + end_, options_.chunk_size);
   if (!n) {
     io_error_ = n.error();
     eof_ = true;
@@ -450,8 +449,10 @@ void Reader::Impl::read_token(Visitor& v) {
     if (n >= 2 && (buffer_[pos_ + n - 1] == '8' || buffer_[pos_ + n - 1] == '1') &&
         available(n + 2) && buffer_[pos_ + n] == '(' &&
         std::strchr("QRBNqrbn", buffer_[pos_ + n + 1]) && buffer_[pos_ + n + 1] != '\0' &&
-        buffer_[pos_ + n + 2] == ')')
+        buffer_[pos_ + n + 2] == ')') {
       n += 3;
+      while (available(n) && (buffer_[pos_ + n] == '+' || buffer_[pos_ + n] == '#')) ++n;
+    }
     // Suffix annotation. Both views are made once nothing more is read (a refill moves bytes).
     std::size_t s = 0;
     while (s < 3 && available(n + s) &&
@@ -482,8 +483,9 @@ void Reader::Impl::read_token(Visitor& v) {
 }
 
 void Reader::Impl::read_movetext(Visitor& v) {
-  while (!game_over_) {
+  for (; !game_over_; token_end_ = stream_offset()) {
     skip_whitespace();
+    token_start_ = stream_offset();
     if (at_end()) break;
     const char c = buffer_[pos_];
     switch (c) {
@@ -529,13 +531,17 @@ std::expected<bool, std::string> Reader::Impl::read_game(Visitor& v) {
   keep_ = pos_;
   if (first_game_) {
     first_game_ = false;
-    if (available(2) && std::memcmp(buffer_.data(), "\xEF\xBB\xBF", 3) == 0) pos_ += 3;  // BOM
+    if (available(2) && std::memcmp(buffer_.data(), "\xEF\xBB\xBF", 3) == 0) {
+      pos_ += 3;  // a byte order mark; the first line starts after it
+      line_start_ = stream_offset();
+    }
   }
   skip_whitespace();
   if (!io_error_.empty()) return std::unexpected(io_error_);
   if (at_end()) return false;
 
   keep_ = pos_;
+  token_end_ = stream_offset();
   skip_game_ = false;
   variation_depth_ = 0;
   skip_depth_ = 0;
@@ -550,6 +556,7 @@ std::expected<bool, std::string> Reader::Impl::read_game(Visitor& v) {
   // (the previous one had neither moves nor result).
   for (;;) {
     skip_whitespace();
+    token_start_ = stream_offset();
     if (peek() != '[') break;
     std::size_t n = 1;
     while (available(n) && (buffer_[pos_ + n] == ' ' || buffer_[pos_ + n] == '\t')) ++n;
@@ -563,24 +570,37 @@ std::expected<bool, std::string> Reader::Impl::read_game(Visitor& v) {
       break;
     }
     read_tag(v);
+    token_end_ = stream_offset();
   }
 
   if (!game_over_) {
     if (!skip_game_) handle(v.begin_movetext());
     read_movetext(v);
-    if (variation_depth_ > 0)
-      problem(v, SyntaxProblem::Severity::Error, location_at(pos_),
+    if (variation_depth_ > 0) {
+      const Location at = location_at(pos_);
+      problem(v, SyntaxProblem::Severity::Error, at,
               cat(variation_depth_, " variation(s) not closed at the end of the game"));
+      // Close them, so that the visitor always sees properly nested variations.
+      for (; variation_depth_ > 0; --variation_depth_) {
+        if (skip_depth_ > 0)
+          --skip_depth_;
+        else if (!skip_game_)
+          handle(v.end_variation(at));
+      }
+    }
   }
 
-  if (game_truncated_)
+  // The game's text: from its first byte to the end of its last token (not the escape lines,
+  // NUL bytes or white space after it).
+  const std::size_t text_end = std::max<std::uint64_t>(token_end_, dropped_ + keep_) - dropped_;
+  if (game_truncated_ || text_end - keep_ > options_.max_game_size) {
+    game_truncated_ = true;
     problem(
         v, SyntaxProblem::Severity::Error, location_at(pos_),
         cat("game longer than ", options_.max_game_size, " bytes; its original text is not kept"));
-  // The game's text: from its first byte to the end of what was read, without trailing space.
-  std::size_t text_end = pos_;
-  while (text_end > keep_ && is_space(buffer_[text_end - 1])) --text_end;
-  v.end_game(std::string_view(buffer_.data() + keep_, text_end - keep_));
+  }
+  v.end_game(game_truncated_ ? std::string_view()
+                             : std::string_view(buffer_.data() + keep_, text_end - keep_));
   keep_ = pos_;
   if (!io_error_.empty()) return std::unexpected(io_error_);
   return true;

@@ -226,17 +226,10 @@ void ReplayVisitor::end_game(std::string_view text) {
   // The main line's frame stays at the bottom of the stack, as far as it was replayed.
   main_position_ = stack_.empty() ? Position() : stack_.front().current;
   if (options_.keep_record) {
-    if (!pending_comments_.empty()) {
-      // Comments after the last move of the game.
-      if (!record_.moves.empty()) {
-        auto& after = record_.moves.back().comments_after;
-        after.insert(after.end(), pending_comments_.begin(), pending_comments_.end());
-      } else {
-        record_.leading_comments.insert(record_.leading_comments.end(), pending_comments_.begin(),
-                                        pending_comments_.end());
-      }
-      pending_comments_.clear();
-    }
+    // Comments still waiting for a move came after the last one's variations.
+    auto& rest = record_.moves.empty() ? record_.leading_comments : record_.trailing_comments;
+    rest.insert(rest.end(), pending_comments_.begin(), pending_comments_.end());
+    pending_comments_.clear();
     // The Result tag is the game's result when the movetext has no marker.
     if (record_.result == "*" && has_result_tag_ && is_result_text(result_tag_))
       record_.result = result_tag_;

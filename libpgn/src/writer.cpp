@@ -1,5 +1,6 @@
 #include "pgn/writer.h"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 #include <vector>
@@ -155,16 +156,21 @@ void write_game(const GameRecord& game, std::string& out, const WriterOptions& o
     const std::string* value = game.tag(name);
     write_tag(out, name, value ? std::string_view(*value) : default_value(name));
   }
-  for (const auto& [name, value] : game.tags) {
+  std::vector<const std::pair<std::string, std::string>*> others;
+  for (const auto& tag : game.tags) {
     bool in_roster = false;
-    for (std::string_view r : seven_tag_roster) in_roster |= r == name;
-    if (!in_roster) write_tag(out, name, value);
+    for (std::string_view r : seven_tag_roster) in_roster |= r == tag.first;
+    if (!in_roster) others.push_back(&tag);
   }
+  std::stable_sort(others.begin(), others.end(),
+                   [](const auto* a, const auto* b) { return a->first < b->first; });
+  for (const auto* tag : others) write_tag(out, tag->first, tag->second);
   out += '\n';
 
   LineBreaker lines(out, options.line_width);
   for (const auto& c : game.leading_comments) lines.comment(c);
   MovetextWriter(lines).write_line(game.moves, game.start);
+  for (const auto& c : game.trailing_comments) lines.comment(c);
   lines.token(game.result);
   lines.end();
   out += '\n';

@@ -33,6 +33,8 @@ struct GameRecord {
   // Comments before the first move of the game.
   std::vector<std::string> leading_comments;
   Line moves;
+  // Comments after the last move's variations, before the result.
+  std::vector<std::string> trailing_comments;
   // The game termination marker: `1-0`, `0-1`, `1/2-1/2` or `*`.
   std::string result = "*";
 
@@ -46,6 +48,7 @@ struct GameRecord {
     start = Position();
     leading_comments.clear();
     moves.clear();
+    trailing_comments.clear();
     result = "*";
   }
 };

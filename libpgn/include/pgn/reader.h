@@ -120,8 +120,9 @@ class Visitor {
 struct ReaderOptions {
   // Bytes read from the source at a time.
   std::size_t chunk_size = 1 << 20;
-  // A game longer than this is reported as an error and skipped (guards memory against input
-  // that never ends a game).
+  // The most bytes of one game the reader keeps. A longer game is still read and its events
+  // delivered, but its original text is given up (end_game gets an empty text) and an error is
+  // reported. Guards memory against input that never ends a game.
   std::size_t max_game_size = std::size_t(64) << 20;
 };
 

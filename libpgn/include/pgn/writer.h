@@ -8,13 +8,14 @@
 namespace pgn {
 
 struct WriterOptions {
-  // Lines are broken at spaces so that none is longer than this (a single longer word, such as
-  // a long URL in a comment, stands alone on its line).
-  std::size_t line_width = 80;
+  // Lines are broken at spaces so that none is longer than this; the standard asks for fewer
+  // than 80 characters. (A single longer word, such as a URL in a comment, stands alone.)
+  std::size_t line_width = 79;
 };
 
 // Appends `game` to `out`: the Seven Tag Roster in its order (missing ones as "?",
-// "????.??.??" for Date, Result from the game), the other tags in the order read; then the
+// "????.??.??" for Date, Result from the game), the other tags in ASCII order of their names
+// (PGN standard 8.1.1; tags of the same name keep the order read); then the
 // movetext in canonical SAN with move numbers where the standard wants them, NAGs as `$n`,
 // comments in braces (white space folded) and variations in parentheses; then the result and
 // one blank line. Writing what reading this output gives yields the same text.
