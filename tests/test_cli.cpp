@@ -1,8 +1,14 @@
-// The pgndb executable as a user meets it: help, usage errors and exit codes, perft output.
+// The pgndb executable as a user meets it: help, usage errors and exit codes, perft output,
+// check and normalize.
 #include <catch2/catch.hpp>
 
+#include <stdlib.h>
 #include <sys/wait.h>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 
 namespace {
@@ -35,6 +41,80 @@ int count_lines(const std::string& text) {
   for (char c : text) n += c == '\n';
   return n;
 }
+
+// --- For check and normalize: files in a temporary directory, stdout and stderr apart ---
+
+namespace fs = std::filesystem;
+
+// A fresh directory, removed with its contents when the object goes.
+class TempDir {
+ public:
+  TempDir() {
+    std::string name = (fs::temp_directory_path() / "pgndb-cli-XXXXXX").string();
+    if (!mkdtemp(name.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = name;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  fs::path path_;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  REQUIRE(out.good());
+}
+
+struct SplitRun {
+  int exit_code;
+  std::string out, err;
+};
+
+// Runs pgndb in `dir` (so that FILE in its messages is the name given), stdout and stderr
+// apart.
+SplitRun run_in(const TempDir& dir, const std::string& args) {
+  const std::string err_file = dir / "stderr.txt";
+  std::string command = "cd '" + (dir / "") + "' && " + std::string(PGNDB_BINARY) + " " + args +
+                        " 2> '" + err_file + "'";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe);
+  std::string out;
+  char buffer[4096];
+  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+  int status = pclose(pipe);
+  REQUIRE(WIFEXITED(status));
+  return {WEXITSTATUS(status), out, read_file(err_file)};
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Three games: a clean one, one with an illegal move (2.Ke3, line 16 column 12; its movetext
+// spaced oddly so that a copy is told from a rewrite), and one whose Result tag contradicts
+// its checkmate (a warning, at the Result tag: line 19).
+const std::string good_game =
+    "[Event \"good\"]\n[Site \"?\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"A\"]\n"
+    "[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+const std::string bad_game_text =
+    "[Event \"bad\"]\n[White \"C\"]\n[Black \"D\"]\n[Result \"*\"]\n\n1.e4  e5 2.Ke3   Nc6 *";
+const std::string warning_game =
+    "[Event \"wrong result\"]\n[Result \"0-1\"]\n\n1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6 4.Qxf7# 0-1\n";
+const std::string bad_pgn = good_game + "\n" + bad_game_text + "\n\n" + warning_game;
 
 }  // namespace
 
@@ -82,4 +162,130 @@ TEST_CASE("pgndb perft --divide lists each move in UCI, then the total") {
   CHECK(r.out.find("g1f3: 20\n") != std::string::npos);
   CHECK(count_lines(r.out) == 20 + 2);
   CHECK(last_line(r.out) == "400");
+}
+
+TEST_CASE("pgndb check reports each problem as FILE:LINE:COL and exits 1 on errors") {
+  TempDir dir;
+  write_file(dir / "bad.pgn", bad_pgn);
+  SplitRun r = run_in(dir, "check bad.pgn");
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.empty());
+  const auto first_line = r.out.substr(0, r.out.find('\n'));
+  CHECK(first_line.starts_with("bad.pgn:16:12: error: "));
+  CHECK(contains(first_line, "'Ke3'"));
+  CHECK(contains(r.out, "\nbad.pgn:19:1: warning: "));
+  CHECK(count_lines(r.out) == 3);
+  CHECK(last_line(r.out) == "games: 3, ok: 1, warnings: 1, errors: 1");
+}
+
+TEST_CASE("pgndb check exits 0 on clean files, warnings included") {
+  TempDir dir;
+  write_file(dir / "clean.pgn", good_game + "\n" + good_game);
+  SplitRun r = run_in(dir, "check clean.pgn");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "games: 2, ok: 2, warnings: 0, errors: 0\n");
+
+  write_file(dir / "warning.pgn", warning_game);
+  r = run_in(dir, "check warning.pgn");
+  CHECK(r.exit_code == 0);
+  CHECK(count_lines(r.out) == 2);
+  CHECK(last_line(r.out) == "games: 1, ok: 0, warnings: 1, errors: 0");
+
+  // Several files add up.
+  r = run_in(dir, "check clean.pgn warning.pgn");
+  CHECK(r.exit_code == 0);
+  CHECK(last_line(r.out) == "games: 3, ok: 2, warnings: 1, errors: 0");
+}
+
+TEST_CASE("a missing input file is a one-line error with exit code 2") {
+  TempDir dir;
+  for (const char* command : {"check", "normalize"}) {
+    INFO(command);
+    SplitRun r = run_in(dir, std::string(command) + " missing.pgn");
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(count_lines(r.err) == 1);
+    CHECK(contains(r.err, "missing.pgn"));
+  }
+}
+
+TEST_CASE("pgndb normalize rewrites good games and copies a bad one unchanged") {
+  TempDir dir;
+  write_file(dir / "bad.pgn", bad_pgn);
+  SplitRun r = run_in(dir, "normalize bad.pgn");
+  CHECK(r.exit_code == 0);
+  // The good games in export format: the Seven Tag Roster, canonical movetext.
+  CHECK(r.out.starts_with(good_game + "\n"));
+  CHECK(contains(r.out,
+                 "[Event \"wrong result\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n"
+                 "[White \"?\"]\n[Black \"?\"]\n[Result \"0-1\"]\n\n"
+                 "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 0-1\n\n"));
+  // The bad game as it was written.
+  CHECK(contains(r.out, "\n" + bad_game_text + "\n\n"));
+  // Problems and the summary go to stderr, not into the PGN.
+  CHECK(!contains(r.out, "error"));
+  CHECK(contains(r.err, "bad.pgn:16:12: error: "));
+  CHECK(contains(r.err, "bad.pgn:19:1: warning: "));
+  CHECK(last_line(r.err) == "games: 3, normalized: 2, copied unchanged: 1, skipped: 0");
+
+  SplitRun skipped = run_in(dir, "normalize --skip-errors bad.pgn");
+  CHECK(skipped.exit_code == 0);
+  CHECK(!contains(skipped.out, "[Event \"bad\"]"));
+  CHECK(!contains(skipped.out, "Ke3"));
+  CHECK(contains(skipped.out, "[Event \"good\"]"));
+  CHECK(contains(skipped.out, "[Event \"wrong result\"]"));
+  CHECK(contains(skipped.err, "bad.pgn:16:12: error: "));
+  CHECK(last_line(skipped.err) == "games: 3, normalized: 2, copied unchanged: 0, skipped: 1");
+
+  // Unchanged down to the line ends.
+  std::string crlf;
+  for (char c : bad_game_text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  write_file(dir / "crlf.pgn", crlf + "\r\n");
+  r = run_in(dir, "normalize crlf.pgn");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == crlf + "\n\n");
+}
+
+TEST_CASE("pgndb normalize -o OUT writes the file, not stdout") {
+  TempDir dir;
+  write_file(dir / "bad.pgn", bad_pgn);
+  const SplitRun to_stdout = run_in(dir, "normalize bad.pgn");
+  SplitRun r = run_in(dir, "normalize bad.pgn -o out.pgn");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.empty());
+  CHECK(read_file(dir / "out.pgn") == to_stdout.out);
+  CHECK(r.err == to_stdout.err);
+
+  // An output that cannot be opened is a one-line error.
+  r = run_in(dir, "normalize bad.pgn -o no-such-dir/out.pgn");
+  CHECK(r.exit_code == 2);
+  CHECK(count_lines(r.err) == 1);
+}
+
+TEST_CASE("a .zst input reads the same games as the plain file") {
+  // The zstd command comes with the zstd package (scripts/install-deps installs it).
+  INFO("the zstd command is missing: scripts/install-deps installs the zstd package");
+  REQUIRE(std::system("command -v zstd > /dev/null 2>&1") == 0);
+  TempDir dir;
+  write_file(dir / "bad.pgn", bad_pgn);
+  REQUIRE(std::system(("zstd -q -f '" + (dir / "bad.pgn") + "' -o '" + (dir / "bad.pgn.zst") + "'")
+                          .c_str()) == 0);
+  const SplitRun plain = run_in(dir, "check bad.pgn");
+  const SplitRun packed = run_in(dir, "check bad.pgn.zst");
+  CHECK(packed.exit_code == plain.exit_code);
+  CHECK(last_line(packed.out) == last_line(plain.out));
+  CHECK(contains(packed.out, "bad.pgn.zst:16:12: error: "));
+
+  const SplitRun normalized = run_in(dir, "normalize bad.pgn");
+  const SplitRun normalized_zst = run_in(dir, "normalize bad.pgn.zst");
+  CHECK(normalized_zst.exit_code == 0);
+  CHECK(normalized_zst.out == normalized.out);
+  CHECK(last_line(normalized_zst.err) == last_line(normalized.err));
+
+  // A damaged frame is an error, not a silent short read.
+  std::string bytes = read_file(dir / "bad.pgn.zst");
+  write_file(dir / "cut.pgn.zst", bytes.substr(0, bytes.size() / 2));
+  const SplitRun cut = run_in(dir, "check cut.pgn.zst");
+  CHECK(cut.exit_code == 2);
+  CHECK(contains(cut.err, "cut.pgn.zst"));
 }

@@ -131,6 +131,8 @@ class Reader::Impl {
   // --- Grammar ---
   bool read_tag(Visitor& v);
   void read_movetext(Visitor& v);
+  // Reads a `{...}` comment; the text is valid until the next read of input.
+  std::string_view scan_comment_brace(Visitor& v, Location at);
   void read_comment_brace(Visitor& v);
   void read_comment_line(Visitor& v);
   void read_token(Visitor& v);
@@ -167,6 +169,7 @@ class Reader::Impl {
   std::uint64_t token_end_ = 0;    // stream offset just past the game's last token so far
   std::uint64_t token_start_ = 0;  // stream offset of the token being read
   std::vector<std::string> tag_names_;
+  std::vector<std::pair<std::string, Location>> leading_comments_;
   std::string scratch_, unescaped_;
 };
 
@@ -293,10 +296,13 @@ bool Reader::Impl::read_tag(Visitor& v) {
       std::size_t j = i + 1;
       while (j < rest.size() && (rest[j] == ' ' || rest[j] == '\t')) ++j;
       if (j < rest.size() && rest[j] == ']') {
-        // A later `"]` on this line that is not followed by a new tag means this quote was raw.
+        // This `"]` ends the tag when the line ends there, a new tag follows, or no other `"]`
+        // comes later on the line (movetext may follow: `[Result "1-0"] 1. e4 1-0`).
+        // Otherwise the quote was a raw one inside the value.
         std::size_t after = j + 1;
         while (after < rest.size() && (rest[after] == ' ' || rest[after] == '\t')) ++after;
-        if (after == rest.size() || rest[after] == '[') {
+        if (after == rest.size() || rest[after] == '[' ||
+            rest.find("\"]", after) == std::string_view::npos) {
           close = j;
           rest = rest.substr(0, i + 1);
           break;
@@ -340,8 +346,7 @@ bool Reader::Impl::read_tag(Visitor& v) {
   return true;
 }
 
-void Reader::Impl::read_comment_brace(Visitor& v) {
-  const Location at = location_at(pos_);
+std::string_view Reader::Impl::scan_comment_brace(Visitor& v, Location at) {
   consume_byte();  // '{'
   const std::uint64_t start = stream_offset();
   // Braces do not nest in PGN; the first `}` closes the comment.
@@ -359,8 +364,14 @@ void Reader::Impl::read_comment_brace(Visitor& v) {
       ++pos_;
   }
   std::string_view text = since(start);
-  if (delivering()) handle(v.comment(as_utf8(v, text, at), at));
   if (!at_end()) ++pos_;  // '}'
+  return text;
+}
+
+void Reader::Impl::read_comment_brace(Visitor& v) {
+  const Location at = location_at(pos_);
+  std::string_view text = scan_comment_brace(v, at);
+  if (delivering()) handle(v.comment(as_utf8(v, text, at), at));
 }
 
 void Reader::Impl::read_comment_line(Visitor& v) {
@@ -550,7 +561,19 @@ std::expected<bool, std::string> Reader::Impl::read_game(Visitor& v) {
   game_truncated_ = false;
   tag_names_.clear();
 
-  handle(v.begin_game(location_at(pos_)));
+  // Comments before the tags belong to the game whose tags follow them (some files open with
+  // a comment about the whole file); they are delivered as the game's first comments.
+  leading_comments_.clear();
+  const Location game_at = location_at(pos_);
+  while (peek() == '{') {
+    const Location at = location_at(pos_);
+    std::string_view text = scan_comment_brace(v, at);
+    leading_comments_.push_back({std::string(text), at});
+    token_end_ = stream_offset();
+    skip_whitespace();
+  }
+
+  handle(v.begin_game(game_at));
 
   // Tags. A blank line may stand among them; a name seen before in this game starts a new game
   // (the previous one had neither moves nor result).
@@ -575,6 +598,8 @@ std::expected<bool, std::string> Reader::Impl::read_game(Visitor& v) {
 
   if (!game_over_) {
     if (!skip_game_) handle(v.begin_movetext());
+    for (const auto& [text, at] : leading_comments_)
+      if (delivering()) handle(v.comment(as_utf8(v, text, at), at));
     read_movetext(v);
     if (variation_depth_ > 0) {
       const Location at = location_at(pos_);

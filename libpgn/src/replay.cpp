@@ -51,6 +51,7 @@ Control ReplayVisitor::begin_game(Location at) {
   variant_tag_.clear();
   result_tag_.clear();
   has_result_tag_ = false;
+  marker_ = "*";
   pending_comments_.clear();
   text_.clear();
   if (options_.keep_record) record_.clear();
@@ -207,6 +208,7 @@ Control ReplayVisitor::end_variation(Location) {
 }
 
 Control ReplayVisitor::result(std::string_view result, Location at) {
+  marker_ = result;
   if (options_.keep_record) record_.result = result;
   if (!has_result_tag_) result_location_ = at;
   if (has_result_tag_ && is_result_text(result_tag_) && result_tag_ != result)
@@ -237,7 +239,7 @@ void ReplayVisitor::end_game(std::string_view text) {
   if (!replayed_) return;
 
   // A result that contradicts the board: checkmate or stalemate at the end of the main line.
-  const std::string& claimed = has_result_tag_ ? result_tag_ : record_.result;
+  const std::string& claimed = has_result_tag_ ? result_tag_ : marker_;
   const Position& end = main_position_;
   if (end.is_checkmate()) {
     const char* expected = end.side_to_move() == White ? "0-1" : "1-0";
@@ -245,7 +247,7 @@ void ReplayVisitor::end_game(std::string_view text) {
       report(
           GameProblem::Severity::Warning, result_location_,
           cat("the game ends in checkmate (", expected, ") but its result is \"", claimed, "\""));
-  } else if (end.is_stalemate() && (claimed == "1-0" || claimed == "0-1")) {
+  } else if (end.is_stalemate() && claimed != "1/2-1/2") {
     report(GameProblem::Severity::Warning, result_location_,
            cat("the game ends in stalemate but its result is \"", claimed, "\""));
   }

@@ -80,6 +80,7 @@ class ReplayVisitor : public Visitor {
   Position main_position_;
   int main_plies_ = 0;
   std::string fen_tag_, variant_tag_, result_tag_;
+  std::string marker_;  // the game termination marker, "*" when there is none
   bool has_result_tag_ = false;
   // Where problems of the whole game are reported: the game's start, or the tag concerned.
   Location game_location_, fen_location_, variant_location_, result_location_;

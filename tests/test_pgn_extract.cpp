@@ -1,0 +1,829 @@
+// Differential tests against pgn-extract (/usr/games/pgn-extract, an independent PGN reader and
+// rules engine): final positions, pgn-extract reading what `pgndb normalize` writes, the
+// normalize round trip, and SAN move for move.
+//
+// The default run works on a slice of the corpus (the first games of a few files, cut at game
+// boundaries); the runs tagged [.full] (ctest -L full) take the whole corpus.
+//
+// How the FENs are compared (test 1): piece placement, side to move and castling strictly, and
+// the clocks (halfmove clock, fullmove number) strictly too. The en passant field differs by
+// design: pgn-extract writes the square after every double step (PGN standard 16.1.3.4: "this
+// is recorded regardless of whether there is a pawn in position to make an en passant
+// capture"), pgndb only when a pawn of the side to move stands beside the pawn that moved (the
+// rule of Polyglot keys; fen.h). So pgndb's field is checked against what that rule makes of
+// pgn-extract's square, computed from pgn-extract's own board: the square when such a pawn
+// exists, `-` otherwise. (pgn-extract's --nofauxep is no stricter reference: it also drops the
+// square when the capture is illegal because of a pin, which pgndb's rule keeps.)
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "pgn/fen.h"
+#include "pgn/reader.h"
+#include "pgn/replay.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string pgndb_binary = PGNDB_BINARY;
+const std::string pgn_extract = "/usr/games/pgn-extract";
+const fs::path shared_data = PGNDB_SHARED_DATA;
+
+// The slice of the default run: the first `slice_games` games of each of these corpus files
+// (old and new games, long and short files; Morphy and Staunton have fewer): 6,404 games.
+const std::array<const char*, 8> slice_files = {"Alekhine.pgn", "Gukesh.pgn",  "Kasparov.pgn",
+                                                "Morphy.pgn",   "PolgarZ.pgn", "Shirov.pgn",
+                                                "Staunton.pgn", "Tal.pgn"};
+constexpr std::size_t slice_games = 1000;
+
+// How many differences a test lists before it only counts them.
+constexpr std::size_t max_listed = 20;
+
+// --- Files and processes ---
+
+std::string quote(std::string_view s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
+  }
+  return out + "'";
+}
+
+std::string quote(const fs::path& p) { return quote(std::string_view(p.native())); }
+std::string quote(const std::string& s) { return quote(std::string_view(s)); }
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write_file(const fs::path& path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(text.data(), std::streamsize(text.size()));
+  REQUIRE(out.good());
+}
+
+std::vector<std::string> split_lines(std::string_view text) {
+  std::vector<std::string> lines;
+  while (!text.empty()) {
+    auto nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines.emplace_back(line);
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+  return lines;
+}
+
+// A fresh directory, removed with its contents when the object goes.
+class TempDir {
+ public:
+  TempDir() {
+    std::string name = (fs::temp_directory_path() / "pgndb-px-XXXXXX").string();
+    if (!mkdtemp(name.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = name;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  fs::path operator/(std::string_view name) const { return path_ / name; }
+
+ private:
+  fs::path path_;
+};
+
+int exit_code(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
+
+int shell(const std::string& command) { return exit_code(std::system(command.c_str())); }
+
+// Runs `command` and hands its standard output to `on_line` a line at a time (line end
+// removed) as it comes, so that gigabytes of output cost no memory. Returns the exit code.
+int stream_lines(const std::string& command, const std::function<void(std::string_view)>& on_line) {
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe);
+  std::string pending;
+  std::vector<char> buffer(1 << 16);
+  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) {
+    pending.append(buffer.data(), n);
+    std::size_t start = 0;
+    for (auto nl = pending.find('\n'); nl != std::string::npos; nl = pending.find('\n', start)) {
+      std::string_view line(pending.data() + start, nl - start);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      on_line(line);
+      start = nl + 1;
+    }
+    pending.erase(0, start);
+  }
+  if (!pending.empty()) on_line(pending);
+  return exit_code(pclose(pipe));
+}
+
+std::string join(const std::vector<fs::path>& files) {
+  std::string out;
+  for (const auto& f : files) out += " " + quote(f);
+  return out;
+}
+
+void require_pgn_extract() {
+  INFO(pgn_extract << " is missing: scripts/install-deps installs the pgn-extract package");
+  REQUIRE(access(pgn_extract.c_str(), X_OK) == 0);
+}
+
+// --- A small PGN scanner of its own, for pgn-extract's output and pgndb's ---
+// Independent of pgn::Reader on purpose: a differential test should not read both sides with
+// the code under test. It knows the layout both programs write: tag lines start with `[`, and a
+// tag line after movetext starts the next game.
+
+struct ScannedGame {
+  std::vector<std::pair<std::string, std::string>> tags;
+  // Moves in order as written (suffix annotations `!` `?` removed); a variation is enclosed in
+  // "(" and ")" tokens.
+  std::vector<std::string> moves;
+  std::vector<std::string> main_comments;  // main-line comments, white space folded
+  std::string result;
+  std::uint64_t first_line = 0;  // where the game starts in the scanned text
+
+  std::string tag(std::string_view name) const {
+    for (const auto& [n, v] : tags)
+      if (n == name) return v;
+    return {};
+  }
+  std::string title() const {
+    return tag("White") + " - " + tag("Black") + ", " + tag("Event") + " " + tag("Date");
+  }
+};
+
+class Scanner {
+ public:
+  explicit Scanner(std::function<void(ScannedGame&&)> on_game) : on_game_(std::move(on_game)) {}
+
+  void line(std::string_view l) {
+    ++line_number_;
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    if (!in_comment_ && !l.empty() && l.front() == '[') {
+      if (in_movetext_) finish_game();
+      if (!has_game_) game_.first_line = line_number_;
+      has_game_ = true;
+      tag_line(l);
+      return;
+    }
+    for (char c : l) character(c);
+    character('\n');
+  }
+
+  void finish() {
+    end_token();
+    if (has_game_) finish_game();
+  }
+
+ private:
+  void tag_line(std::string_view l) {
+    auto space = l.find(' ');
+    auto open = l.find('"');
+    auto close = l.rfind('"');
+    if (space == std::string_view::npos || open == std::string_view::npos || close <= open) return;
+    std::string value;
+    for (std::size_t i = open + 1; i < close; ++i) {
+      if (l[i] == '\\' && i + 1 < close) ++i;
+      value += l[i];
+    }
+    game_.tags.emplace_back(std::string(l.substr(1, space - 1)), std::move(value));
+  }
+
+  void character(char c) {
+    if (in_comment_) {
+      if (c == '}') {
+        in_comment_ = false;
+        if (depth_ == 0) game_.main_comments.push_back(fold(comment_));
+        comment_.clear();
+      } else {
+        comment_ += c;
+      }
+      return;
+    }
+    if (in_line_comment_) {
+      if (c == '\n') in_line_comment_ = false;
+      return;
+    }
+    if (c != ' ' && c != '\n' && c != '\t') {
+      if (!has_game_) game_.first_line = line_number_;
+      in_movetext_ = has_game_ = true;
+    }
+    switch (c) {
+      case '{':
+        end_token();
+        in_comment_ = true;
+        break;
+      case ';':
+        end_token();
+        in_line_comment_ = true;
+        break;
+      case '(':
+        end_token();
+        ++depth_;
+        game_.moves.emplace_back("(");
+        break;
+      case ')':
+        end_token();
+        --depth_;
+        game_.moves.emplace_back(")");
+        break;
+      case ' ':
+      case '\t':
+      case '\n': end_token(); break;
+      default: token_ += c;
+    }
+  }
+
+  void end_token() {
+    if (token_.empty()) return;
+    std::string t = std::move(token_);
+    token_.clear();
+    if (t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*") {
+      if (depth_ == 0) game_.result = t;
+      return;
+    }
+    if (t[0] == '$') return;  // NAG
+    // A move number, alone ("12." "12...") or glued to the move ("12.e4").
+    std::size_t i = 0;
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+    if (i > 0 && i < t.size() && t[i] == '.') {
+      while (i < t.size() && t[i] == '.') ++i;
+      t.erase(0, i);
+    }
+    while (!t.empty() && (t.back() == '!' || t.back() == '?')) t.pop_back();
+    if (!t.empty()) game_.moves.push_back(std::move(t));
+  }
+
+  static std::string fold(std::string_view text) {
+    std::string out;
+    for (char c : text) {
+      const bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r';
+      if (space) {
+        if (!out.empty() && out.back() != ' ') out += ' ';
+      } else {
+        out += c;
+      }
+    }
+    if (!out.empty() && out.back() == ' ') out.pop_back();
+    return out;
+  }
+
+  void finish_game() {
+    on_game_(std::move(game_));
+    game_ = {};
+    in_movetext_ = has_game_ = false;
+    depth_ = 0;
+  }
+
+  std::function<void(ScannedGame&&)> on_game_;
+  ScannedGame game_;
+  std::string token_, comment_;
+  bool in_comment_ = false, in_line_comment_ = false, in_movetext_ = false, has_game_ = false;
+  int depth_ = 0;
+  std::uint64_t line_number_ = 0;
+};
+
+// Runs pgn-extract (silent, diagnostics to `log`) with `arguments` and scans what it writes to
+// standard output. Its standard error must stay empty.
+void run_pgn_extract(const std::string& arguments, const fs::path& log, const TempDir& tmp,
+                     Scanner& scanner) {
+  require_pgn_extract();
+  const fs::path err = tmp / "pgn-extract.stderr";
+  const int rc = stream_lines(
+      quote(pgn_extract) + " -s --quiet -l " + quote(log) + " " + arguments + " 2> " + quote(err),
+      [&](std::string_view line) { scanner.line(line); });
+  scanner.finish();
+  CHECK(rc == 0);
+  const std::string errors = read_file(err);
+  INFO("pgn-extract's standard error: " << errors);
+  CHECK(errors.empty());
+}
+
+std::vector<ScannedGame> scan_file(const fs::path& path) {
+  std::vector<ScannedGame> games;
+  Scanner scanner([&](ScannedGame&& g) { games.push_back(std::move(g)); });
+  for (const auto& line : split_lines(read_file(path))) scanner.line(line);
+  scanner.finish();
+  return games;
+}
+
+// --- FEN comparison ---
+
+std::vector<std::string> fields(std::string_view text) {
+  std::vector<std::string> out;
+  std::istringstream in{std::string(text)};
+  for (std::string f; in >> f;) out.push_back(f);
+  return out;
+}
+
+bool looks_like_fen(std::string_view comment) {
+  auto f = fields(comment);
+  return f.size() == 6 && std::count(f[0].begin(), f[0].end(), '/') == 7;
+}
+
+// What pgndb's en passant rule makes of a FEN whose en passant field follows every double step:
+// the square when a pawn of the side to move attacks it, `-` otherwise.
+std::string capturable_en_passant(const std::vector<std::string>& f) {
+  const std::string& ep = f[3];
+  if (ep == "-" || ep.size() != 2) return ep;
+  char board[8][8];  // [rank][file], rank 0 = rank 1
+  int rank = 7, file = 0;
+  for (char c : f[0]) {
+    if (c == '/') {
+      --rank;
+      file = 0;
+    } else if (c >= '1' && c <= '8') {
+      for (int k = 0; k < c - '0' && file < 8; ++k) board[rank][file++] = '.';
+    } else if (rank >= 0 && file < 8) {
+      board[rank][file++] = c;
+    }
+  }
+  const int ep_file = ep[0] - 'a', ep_rank = ep[1] - '1';
+  const bool white = f[1] == "w";
+  const int pawn_rank = white ? ep_rank - 1 : ep_rank + 1;
+  const char pawn = white ? 'P' : 'p';
+  if (ep_file < 0 || ep_file > 7 || pawn_rank < 0 || pawn_rank > 7) return ep;
+  for (int df : {-1, 1}) {
+    const int pf = ep_file + df;
+    if (pf >= 0 && pf < 8 && board[pawn_rank][pf] == pawn) return ep;
+  }
+  return "-";
+}
+
+// Empty when pgndb's FEN agrees with pgn-extract's, else what differs.
+std::string fen_difference(const std::string& ours, const std::string& theirs) {
+  const auto o = fields(ours), t = fields(theirs);
+  if (o.size() != 6 || t.size() != 6) return "not two 6-field FENs";
+  static constexpr std::array<const char*, 6> names = {"piece placement", "side to move",
+                                                       "castling",        "en passant",
+                                                       "halfmove clock",  "fullmove number"};
+  std::string out;
+  for (std::size_t i = 0; i < 6; ++i) {
+    const std::string expected = i == 3 ? capturable_en_passant(t) : t[i];
+    if (o[i] != expected) out += std::string(out.empty() ? "" : ", ") + names[i];
+  }
+  return out;
+}
+
+// --- pgndb's side ---
+
+struct OurGame {
+  std::string fen;  // of the final main-line position
+  bool error;
+  std::string where;  // FILE:LINE of the game's start
+};
+
+class LocatingReplay : public pgn::ReplayVisitor {
+ public:
+  pgn::Control begin_game(pgn::Location at) override {
+    start = at;
+    return ReplayVisitor::begin_game(at);
+  }
+  pgn::Location start;
+};
+
+std::vector<OurGame> replay_files(const std::vector<fs::path>& files) {
+  std::vector<OurGame> games;
+  LocatingReplay replay;
+  for (const auto& file : files) {
+    auto source = pgn::FileSource::open(file.string());
+    INFO(file);
+    REQUIRE(source.has_value());
+    pgn::Reader reader(**source);
+    for (;;) {
+      auto more = reader.read_game(replay);
+      if (!more) FAIL(more.error());
+      if (!*more) break;
+      games.push_back({pgn::to_fen(replay.final_position()), replay.has_error(),
+                       file.filename().string() + ":" + std::to_string(replay.start.line)});
+    }
+  }
+  return games;
+}
+
+struct NormalizeRun {
+  int exit_code = -1;
+  std::string stderr_text;
+  std::uint64_t games = 0, normalized = 0, copied = 0, skipped = 0;
+};
+
+NormalizeRun normalize(const std::vector<fs::path>& inputs, const fs::path& output,
+                       const fs::path& errors, bool skip_errors) {
+  NormalizeRun run;
+  run.exit_code = shell(quote(pgndb_binary) + " normalize" + join(inputs) + " -o " + quote(output) +
+                        (skip_errors ? " --skip-errors" : "") + " 2> " + quote(errors));
+  run.stderr_text = read_file(errors);
+  auto lines = split_lines(run.stderr_text);
+  const std::string summary = lines.empty() ? "" : lines.back();
+  unsigned long long g = 0, n = 0, c = 0, s = 0;
+  INFO("pgndb normalize summary: " << summary);
+  REQUIRE(std::sscanf(summary.c_str(),
+                      "games: %llu, normalized: %llu, copied unchanged: %llu, skipped: %llu", &g,
+                      &n, &c, &s) == 4);
+  run.games = g, run.normalized = n, run.copied = c, run.skipped = s;
+  return run;
+}
+
+// pgndb's warnings that a result contradicts a checkmate or stalemate on the board.
+std::size_t count_result_warnings(const std::string& stderr_text) {
+  std::size_t n = 0;
+  for (const auto& line : split_lines(stderr_text))
+    n += line.find(": warning: the game ends in ") != std::string::npos;
+  return n;
+}
+
+// --- The corpus slice ---
+
+// The first `games` games of a corpus file (all of them when it has fewer), and their number:
+// every corpus game starts with an Event tag (see shared/data/README.md), so the cut goes
+// before the line `[Event ` of game games + 1.
+std::pair<std::string, std::size_t> first_games(const std::string& text, std::size_t games) {
+  std::size_t seen = 0;
+  for (std::size_t at = 0; at < text.size();) {
+    if (text.compare(at, 7, "[Event ") == 0 && ++seen == games + 1)
+      return {text.substr(0, at), games};
+    auto nl = text.find('\n', at);
+    if (nl == std::string::npos) break;
+    at = nl + 1;
+  }
+  return {text, seen};
+}
+
+struct Slice {
+  TempDir dir;
+  fs::path file;
+  std::size_t games = 0;
+};
+
+// Written once per process, on first use.
+const Slice& slice() {
+  static Slice s;
+  if (s.games == 0) {
+    std::string text;
+    for (const char* name : slice_files) {
+      const fs::path path = shared_data / "corpus" / name;
+      INFO(path);
+      REQUIRE(fs::exists(path));
+      auto [games, count] = first_games(read_file(path), slice_games);
+      text += games;
+      s.games += count;
+    }
+    s.file = s.dir / "slice.pgn";
+    write_file(s.file, text);
+  }
+  return s;
+}
+
+std::vector<fs::path> corpus_files() {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(shared_data / "corpus"))
+    if (e.is_regular_file() && e.path().extension() == ".pgn") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::vector<fs::path> edge_files() {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(shared_data / "edge"))
+    if (e.is_regular_file()) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Edge files (under shared/data/edge/) that pgndb and pgn-extract read differently on purpose,
+// or where pgn-extract is the one that is off, with the reason. The final-position comparison
+// over the edge files leaves them out.
+struct Exclusion {
+  const char* file;
+  const char* reason;
+};
+const Exclusion edge_exclusions[] = {
+    // pgn-extract drops a game without a termination marker ("Missing result"); pgndb reads it.
+    {"chess.js/0.pgn", "HTML <br /> between tags: pgn-extract finds 43 bits of games, pgndb 1"},
+    {"disservin-chess-library/black2move.pgn", "no result marker"},
+    {"disservin-chess-library/castling.pgn", "no result marker"},
+    {"disservin-chess-library/newline.pgn", "no result marker"},
+    {"disservin-chess-library/no_moves.pgn", "no moves, no result marker"},
+    {"disservin-chess-library/no_moves_but_comment_followed_by_termination_marker.pgn",
+     "no moves: pgn-extract drops the games"},
+    {"disservin-chess-library/threefold_repetition.pgn", "no result marker"},
+    {"disservin-chess-library/empty_body.pgn", "a game with tags only: pgn-extract drops it"},
+    {"notnil-chess/0008.pgn", "no result marker"},
+    {"notnil-chess/0009.pgn", "no result marker"},
+    {"notnil-chess/0010.pgn", "no result marker"},
+    {"pgn-extract/outfiles/test-noresults-out.pgn", "no result marker"},
+    {"scalachess/FWWRC.pgn", "games with tags only: pgn-extract drops them"},
+    {"scalachess/uzchesscup.pgn", "games with tags only: pgn-extract drops them"},
+    // Syntax pgndb does not take, and recovers from differently.
+    {"disservin-chess-library/corrupted.pgn",
+     "a broken move (Kx) mid-game: pgn-extract keeps none of the moves, pgndb those before it"},
+    {"pgn-extract/nested-comment.pgn", "nested braces (pgn-extract --nestedcomments)"},
+    {"pgn-extract/outfiles/test-nestedcomments-out.pgn", "nested braces"},
+    {"pgn-extract/outfiles/test-Wdeutsch-out.pgn", "German piece letters"},
+    {"pgn-extract/outfiles/test-WWdeutsch-out.pgn", "German piece letters"},
+    {"pgn-extract/outfiles/test-WWepd-out.pgn", "EPD lines, not PGN"},
+    {"python-chess/antichess-programfox.pgn", "a variant pgndb rejects, pgn-extract plays"},
+    {"python-chess/knightvuillaume-jannlee-zh-lichess.pgn", "crazyhouse drops (N@f3)"},
+    {"python-chess/saturs-jannlee-zh-lichess.pgn", "crazyhouse drops (N@f3)"},
+    // pgn-extract is off: a `;` comment line before the movetext is read as moves.
+    {"mliebelt-pgn-parser/sampleGameThrow.pgn", "pgn-extract misreads a leading ; comment"},
+    // pgn-extract is off: a null move does not advance its halfmove clock (Stockfish's
+    // do_null_move and python-chess do; pgndb does too).
+    {"pgn-extract/test-allownullmoves.pgn", "halfmove clock after a null move"},
+    {"pgn-extract/outfiles/test-allownullmoves-out.pgn", "halfmove clock after a null move"},
+    {"python-chess/anastasian-lewis.pgn", "halfmove clock after a null move (Z0)"},
+    // The same castling right written two ways: a FEN tag gives kings off e1/e8 castling rights
+    // KQkq-style; pgndb writes the outermost rook as `q` (X-FEN), pgn-extract as `b` (Shredder).
+    {"pychess/lessons__lichess_study_2nd-part-game-puzzles-with-interactive-lessons_by_"
+     "Francesco_Super_2018.01.03.pgn",
+     "castling field `Kq` (pgndb, X-FEN) against `Kb` (pgn-extract)"},
+    // Tested on their own below.
+    {"pgn-extract/eco.pgn", "a comment before the first tags (own test case)"},
+    {"pgn-extract/test-nobadresults.pgn", "movetext after a tag on its line (own test case)"},
+};
+
+// --- The checks, each on a list of files ---
+
+// (1) The FEN of every game's final main-line position agrees with the last FEN comment that
+// pgn-extract --fencomments writes for it. Games are matched by order; --keepbroken keeps the
+// games pgn-extract cannot replay to the end (it then ends with the FEN of the last position it
+// reached, which is what pgndb's final_position() holds too), so both sides count every game.
+// Returns the number of games pgndb read.
+std::size_t check_final_positions(const std::vector<fs::path>& files) {
+  require_pgn_extract();
+  TempDir tmp;
+  const auto ours = replay_files(files);
+  std::size_t count = 0, compared = 0, faux_ep = 0, mismatches = 0;
+  std::vector<std::string> listed;
+  Scanner scanner([&](ScannedGame&& g) {
+    const std::size_t i = count++;
+    if (i >= ours.size()) return;
+    std::string theirs;
+    for (const auto& c : g.main_comments)
+      if (looks_like_fen(c)) theirs = c;
+    if (theirs.empty()) {  // no move: the starting position
+      theirs = g.tag("FEN").empty() ? std::string(pgn::start_fen) : g.tag("FEN");
+    }
+    ++compared;
+    const auto t = fields(theirs);
+    if (t.size() == 6 && capturable_en_passant(t) != t[3]) ++faux_ep;
+    const std::string diff = fen_difference(ours[i].fen, theirs);
+    if (!diff.empty()) {
+      ++mismatches;
+      if (listed.size() < max_listed)
+        listed.push_back(ours[i].where + " (" + g.title() + "): " + diff +
+                         "\n  pgndb:       " + ours[i].fen + "\n  pgn-extract: " + theirs);
+    }
+  });
+  const fs::path log = tmp / "pgn-extract.log";
+  run_pgn_extract("--keepbroken --fencomments" + join(files), log, tmp, scanner);
+
+  // Games pgn-extract could not replay to the end are the games where pgndb found an error.
+  std::size_t their_failures = 0, our_errors = 0;
+  for (const auto& line : split_lines(read_file(log)))
+    their_failures += line.starts_with("Failed to make move");
+  for (const auto& g : ours) our_errors += g.error;
+
+  INFO("games: pgndb " << ours.size() << ", pgn-extract " << count << "; compared " << compared
+                       << "; pgn-extract wrote an en passant square no pawn can use in " << faux_ep
+                       << " final positions");
+  CHECK(count == ours.size());
+  CHECK(their_failures == our_errors);
+  for (const auto& l : listed) UNSCOPED_INFO(l);
+  CHECK(mismatches == 0);
+  return ours.size();
+}
+
+// (2) pgn-extract reads what `pgndb normalize` writes: no diagnostic but the result warnings that
+// pgndb gives too (normalize keeps a claimed result that contradicts a mate on the board), and
+// as many games out as pgndb wrote. Games with errors are left out (--skip-errors): their
+// original text, copied unchanged, would make pgn-extract report their errors again.
+void check_pgn_extract_reads_normalized(const std::vector<fs::path>& files) {
+  require_pgn_extract();
+  TempDir tmp;
+  const fs::path normalized = tmp / "normalized.pgn";
+  const NormalizeRun run = normalize(files, normalized, tmp / "normalize.err", true);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.normalized + run.skipped == run.games);
+
+  std::size_t count = 0;
+  Scanner scanner([&](ScannedGame&&) { ++count; });
+  const fs::path log = tmp / "pgn-extract.log";
+  run_pgn_extract(quote(normalized), log, tmp, scanner);
+
+  // pgn-extract's only allowed diagnostic, in three lines: "Warning: Result of R is
+  // inconsistent with checkmate|stalemate ...", the game's players and event, "File F: Line
+  // number: N".
+  const auto lines = split_lines(read_file(log));
+  std::size_t result_warnings = 0;
+  std::vector<std::string> unexpected;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].starts_with("Warning: Result of ") &&
+        lines[i].find(" is inconsistent with ") != std::string::npos && i + 2 < lines.size() &&
+        lines[i + 2].starts_with("File ")) {
+      ++result_warnings;
+      i += 2;
+    } else if (!lines[i].empty()) {
+      unexpected.push_back(lines[i]);
+    }
+  }
+  INFO("pgndb normalize: " << run.games << " games, " << run.normalized << " normalized, "
+                           << run.skipped << " with errors left out; pgn-extract read " << count);
+  CHECK(count == run.normalized);
+  for (std::size_t i = 0; i < std::min(unexpected.size(), std::size_t(40)); ++i)
+    UNSCOPED_INFO("pgn-extract: " << unexpected[i]);
+  CHECK(unexpected.empty());
+  CHECK(result_warnings == count_result_warnings(run.stderr_text));
+}
+
+// Where texts a and b (a != b) first differ: the line, and the game around it.
+std::string first_difference(const std::string& a, const std::string& b) {
+  const auto la = split_lines(a), lb = split_lines(b);
+  std::size_t i = 0;
+  while (i < la.size() && i < lb.size() && la[i] == lb[i]) ++i;
+  std::string game;  // the tags of the game the line belongs to
+  for (std::size_t k = std::min(i, la.size()); k-- > 0 && game.size() < 200;) {
+    if (la[k].starts_with("[White ") || la[k].starts_with("[Black ") ||
+        la[k].starts_with("[Event "))
+      game = la[k] + " " + game;
+    if (la[k].starts_with("[Event ")) break;
+  }
+  return "from line " + std::to_string(i + 1) + " (game " + game +
+         "):\n  once:  " + (i < la.size() ? la[i] : "<end>") +
+         "\n  twice: " + (i < lb.size() ? lb[i] : "<end>");
+}
+
+}  // namespace
+
+TEST_CASE("pgn-extract: final positions of the corpus slice agree", "[pgn-extract]") {
+  CHECK(check_final_positions({slice().file}) == slice().games);
+}
+
+TEST_CASE("pgn-extract: the en passant rule used to compare FENs", "[pgn-extract]") {
+  // pgn-extract's FEN after 1. e4 d5 2. e5 f5: f6 can be taken (e5 stands beside f5)...
+  CHECK(capturable_en_passant(
+            fields("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3")) == "f6");
+  // ... after 1. e4: no black pawn beside e4.
+  CHECK(capturable_en_passant(
+            fields("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")) == "-");
+  CHECK(fen_difference("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+                       "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1") == "");
+  CHECK(fen_difference("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+                       "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1") ==
+        "en passant");
+  CHECK(fen_difference("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b Kkq - 0 1",
+                       "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 1 1") ==
+        "castling, halfmove clock");
+}
+
+TEST_CASE("pgn-extract: reads pgndb normalize output of the corpus slice", "[pgn-extract]") {
+  check_pgn_extract_reads_normalized({slice().file});
+}
+
+TEST_CASE("pgn-extract: normalize is idempotent on edge cases and the slice", "[pgn-extract]") {
+  // normalize(normalize(x)) == normalize(x), byte for byte, for every file x under edge/ and for
+  // the slice. pgndb normalize reads each file given with a reader of its own, so the output of
+  // one run over all files is the concatenation of the per-file outputs, and normalizing it
+  // again gives the concatenation of the per-file second passes as long as each file's output
+  // ends at a game boundary. Writer output always does; a game with an error is copied
+  // unchanged and may not (an unclosed comment or variation), so the files holding such games
+  // are also checked one by one. Two processes instead of two per file keep the test fast.
+  TempDir tmp;
+  std::vector<fs::path> inputs = edge_files();
+  REQUIRE(inputs.size() > 200);
+  inputs.push_back(slice().file);
+
+  const fs::path once = tmp / "once.pgn", twice = tmp / "twice.pgn", err = tmp / "err";
+  const NormalizeRun first = normalize(inputs, once, err, false);
+  const NormalizeRun second = normalize({once}, twice, err, false);
+  CHECK(first.exit_code == 0);
+  CHECK(second.exit_code == 0);
+  // Reading the output again finds the same games, and the same ones with errors.
+  CHECK(second.games == first.games);
+  CHECK(second.copied == first.copied);
+  const std::string a = read_file(once), b = read_file(twice);
+  if (a != b)
+    FAIL_CHECK("all files: normalize(normalize(x)) != normalize(x) " << first_difference(a, b));
+
+  // The files with games copied unchanged, one by one.
+  std::vector<fs::path> with_errors;
+  for (const auto& line : split_lines(first.stderr_text)) {
+    if (line.find(": error: ") == std::string::npos) continue;
+    for (const auto& input : inputs)
+      if (line.starts_with(input.string() + ":") &&
+          std::find(with_errors.begin(), with_errors.end(), input) == with_errors.end())
+        with_errors.push_back(input);
+  }
+  CHECK(with_errors.size() > 5);  // edge/ has a dozen
+  for (const auto& input : with_errors) {
+    INFO(input);
+    const NormalizeRun one = normalize({input}, once, err, false);
+    const NormalizeRun two = normalize({once}, twice, err, false);
+    CHECK(one.exit_code == 0);
+    CHECK(two.exit_code == 0);
+    CHECK(two.games == one.games);
+    CHECK(two.copied == one.copied);
+    const std::string x = read_file(once), y = read_file(twice);
+    if (x != y) FAIL_CHECK("normalize(normalize(x)) != normalize(x) " << first_difference(x, y));
+  }
+}
+
+TEST_CASE("pgn-extract: SAN of pgndb normalize agrees with pgn-extract -Wsan", "[pgn-extract]") {
+  require_pgn_extract();
+  TempDir tmp;
+  const fs::path ours_file = tmp / "normalized.pgn";
+  // Both leave out the games with errors (pgn-extract does unless told --keepbroken).
+  const NormalizeRun run = normalize({slice().file}, ours_file, tmp / "normalize.err", true);
+  REQUIRE(run.exit_code == 0);
+  const auto ours = scan_file(ours_file);
+  CHECK(ours.size() == run.normalized);
+
+  std::vector<ScannedGame> theirs;
+  Scanner scanner([&](ScannedGame&& g) { theirs.push_back(std::move(g)); });
+  run_pgn_extract("-Wsan " + quote(slice().file), tmp / "pgn-extract.log", tmp, scanner);
+  REQUIRE(theirs.size() == ours.size());
+
+  std::size_t moves = 0, differing = 0;
+  std::vector<std::string> listed;
+  for (std::size_t i = 0; i < ours.size(); ++i) {
+    const auto& o = ours[i].moves;
+    const auto& t = theirs[i].moves;
+    moves += o.size();
+    if (o == t) continue;
+    std::size_t k = 0;
+    while (k < o.size() && k < t.size() && o[k] == t[k]) ++k;
+    if (++differing <= max_listed)
+      listed.push_back("game " + std::to_string(i + 1) + " (" + ours[i].title() + "), token " +
+                       std::to_string(k + 1) + ": pgndb " + (k < o.size() ? o[k] : "<end>") +
+                       ", pgn-extract " + (k < t.size() ? t[k] : "<end>"));
+  }
+  INFO(ours.size() << " games, " << moves << " moves");
+  CHECK(moves > 40 * ours.size());  // the scanner saw the moves
+  for (const auto& l : listed) UNSCOPED_INFO(l);
+  CHECK(differing == 0);
+}
+
+TEST_CASE("pgn-extract: final positions agree on the edge files both read alike", "[pgn-extract]") {
+  // Every file under edge/ but the exclusions (each with its reason above), in one run of each
+  // program: the games are matched by order across the files.
+  std::vector<fs::path> files;
+  std::size_t excluded = 0;
+  for (const auto& f : edge_files()) {
+    const std::string relative = fs::relative(f, shared_data / "edge").generic_string();
+    bool skip = false;
+    for (const auto& e : edge_exclusions) skip |= relative == e.file;
+    if (skip)
+      ++excluded;
+    else
+      files.push_back(f);
+  }
+  CHECK(excluded == std::size(edge_exclusions));  // each exclusion names a file that exists
+  REQUIRE(files.size() > 200);
+  CHECK(check_final_positions(files) > 2000);
+}
+
+// A tag pair and movetext on one line is import-format PGN (the standard separates tokens by
+// white space, not by line ends): `[Result "1-0"] e4 *` is the tag and the move e4.
+TEST_CASE("pgn-extract: movetext after a tag on the same line", "[pgn-extract]") {
+  check_final_positions({shared_data / "edge" / "pgn-extract" / "test-nobadresults.pgn"});
+}
+
+// pgn-extract's eco.pgn starts with a comment in braces before the first tag section: it leads
+// the first game rather than being a game of its own (2,014 games, as pgn-extract reads).
+TEST_CASE("pgn-extract: a comment before the first tags is not a game", "[pgn-extract]") {
+  check_final_positions({shared_data / "edge" / "pgn-extract" / "eco.pgn"});
+}
+
+TEST_CASE("pgn-extract full corpus: final positions agree", "[pgn-extract][.full]") {
+  check_final_positions(corpus_files());
+}
+
+TEST_CASE("pgn-extract full corpus: reads pgndb normalize output", "[pgn-extract][.full]") {
+  check_pgn_extract_reads_normalized(corpus_files());
+}
