@@ -1,5 +1,11 @@
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <iostream>
+#include <mutex>
+#include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "command.h"
@@ -10,43 +16,106 @@
 
 namespace pgndb::cli {
 
+namespace {
+
+// What checking one file found: its report lines, its counts, or the I/O error that stopped it.
+struct FileReport {
+  std::string lines;
+  std::uint64_t games = 0, ok = 0, with_warnings = 0, with_errors = 0;
+  std::string io_error;
+};
+
+FileReport check_file(const std::string& file) {
+  FileReport report;
+  auto source = index::open_pgn_input(file);
+  if (!source) {
+    report.io_error = source.error();
+    return report;
+  }
+  std::ostringstream lines;
+  pgn::ReplayVisitor replay;
+  pgn::Reader reader(**source);
+  for (;;) {
+    auto more = reader.read_game(replay);
+    if (!more) {
+      report.io_error = more.error();
+      break;
+    }
+    if (!*more) break;
+    ++report.games;
+    for (const auto& p : replay.problems()) print_problem(lines, file, p);
+    if (replay.has_error())
+      ++report.with_errors;
+    else if (replay.has_warning())
+      ++report.with_warnings;
+    else
+      ++report.ok;
+  }
+  report.lines = lines.str();
+  return report;
+}
+
+}  // namespace
+
 void declare_check(po::options_description& options,
                    po::positional_options_description& positional) {
   options.add_options()("files", po::value<std::vector<std::string>>()->required(),
-                        "PGN files (`-` for standard input; `.zst` files are decompressed)");
+                        "PGN files (`-` for standard input; `.zst` files are decompressed)")(
+      "jobs,j", po::value<unsigned>()->default_value(0),
+      "files checked at once (0: one per core); the report keeps the order of the files");
   positional.add("files", -1);
 }
 
 int run_check(const po::variables_map& vm) {
-  std::uint64_t games = 0, ok = 0, with_warnings = 0, with_errors = 0;
-  pgn::ReplayVisitor replay;
-  for (const auto& file : vm["files"].as<std::vector<std::string>>()) {
-    auto source = index::open_pgn_input(file);
-    if (!source) {
-      std::cerr << "pgndb check: " << source.error() << '\n';
+  const auto files = vm["files"].as<std::vector<std::string>>();
+  unsigned jobs = vm["jobs"].as<unsigned>();
+  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
+  jobs = std::min<unsigned>(jobs, unsigned(files.size()));
+
+  // Workers take files in order; the report is printed in file order as files finish.
+  std::vector<FileReport> reports(files.size());
+  std::vector<char> done(files.size(), 0);
+  std::mutex mutex;
+  std::condition_variable finished;
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::vector<std::jthread> workers;
+  for (unsigned j = 0; j < jobs; ++j) {
+    workers.emplace_back([&] {
+      for (std::size_t i; !stop && (i = next++) < files.size();) {
+        FileReport report = check_file(files[i]);
+        std::lock_guard lock(mutex);
+        reports[i] = std::move(report);
+        done[i] = 1;
+        finished.notify_all();
+      }
+    });
+  }
+
+  FileReport total;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    {
+      std::unique_lock lock(mutex);
+      finished.wait(lock, [&] { return done[i] != 0; });
+    }
+    FileReport& r = reports[i];
+    std::cout << r.lines;
+    if (!r.io_error.empty()) {
+      stop = true;
+      std::cout.flush();
+      std::cerr << "pgndb check: " << r.io_error << '\n';
       return Usage;
     }
-    pgn::Reader reader(**source);
-    for (;;) {
-      auto more = reader.read_game(replay);
-      if (!more) {
-        std::cerr << "pgndb check: " << more.error() << '\n';
-        return Usage;
-      }
-      if (!*more) break;
-      ++games;
-      for (const auto& p : replay.problems()) print_problem(std::cout, file, p);
-      if (replay.has_error())
-        ++with_errors;
-      else if (replay.has_warning())
-        ++with_warnings;
-      else
-        ++ok;
-    }
+    total.games += r.games;
+    total.ok += r.ok;
+    total.with_warnings += r.with_warnings;
+    total.with_errors += r.with_errors;
+    r = FileReport();
   }
-  std::cout << "games: " << games << ", ok: " << ok << ", warnings: " << with_warnings
-            << ", errors: " << with_errors << std::endl;
-  return with_errors ? Failure : Success;
+  std::cout << "games: " << total.games << ", ok: " << total.ok
+            << ", warnings: " << total.with_warnings << ", errors: " << total.with_errors
+            << std::endl;
+  return total.with_errors ? Failure : Success;
 }
 
 }  // namespace pgndb::cli

@@ -197,6 +197,27 @@ TEST_CASE("pgndb check exits 0 on clean files, warnings included") {
   CHECK(last_line(r.out) == "games: 3, ok: 2, warnings: 1, errors: 0");
 }
 
+TEST_CASE("pgndb check reports files in their order whatever the number of jobs") {
+  TempDir dir;
+  std::string files;
+  for (int i = 0; i < 12; ++i) {
+    const std::string name = "f" + std::to_string(i) + ".pgn";
+    std::string text;
+    for (int g = 0; g <= i; ++g) text += (i + g) % 3 ? good_game + "\n" : bad_pgn + "\n";
+    write_file(dir / name, text);
+    files += " " + name;
+  }
+  const SplitRun one = run_in(dir, "check -j 1" + files);
+  CHECK(one.exit_code == 1);
+  CHECK(count_lines(one.out) > 12);
+  for (const char* jobs : {"-j 2", "-j 5", ""}) {
+    INFO(jobs);
+    const SplitRun many = run_in(dir, std::string("check ") + jobs + files);
+    CHECK(many.exit_code == 1);
+    CHECK(many.out == one.out);
+  }
+}
+
 TEST_CASE("a missing input file is a one-line error with exit code 2") {
   TempDir dir;
   for (const char* command : {"check", "normalize"}) {
