@@ -572,8 +572,10 @@ const Exclusion edge_exclusions[] = {
 
 // (1) The FEN of every game's final main-line position agrees with the last FEN comment that
 // pgn-extract --fencomments writes for it. Games are matched by order; --keepbroken keeps the
-// games pgn-extract cannot replay to the end (it then ends with the FEN of the last position it
-// reached, which is what pgndb's final_position() holds too), so both sides count every game.
+// games pgn-extract cannot replay to the end, so both sides count every game. Their final
+// positions are compared only where no side stopped early: at an illegal move pgn-extract stops
+// the game, while pgndb stops only the line it stands in (a bad variation costs the rest of the
+// variation, the main line goes on), so after an error the two legitimately differ.
 // Returns the number of games pgndb read.
 std::size_t check_final_positions(const std::vector<fs::path>& files) {
   require_pgn_extract();
@@ -590,6 +592,7 @@ std::size_t check_final_positions(const std::vector<fs::path>& files) {
     if (theirs.empty()) {  // no move: the starting position
       theirs = g.tag("FEN").empty() ? std::string(pgn::start_fen) : g.tag("FEN");
     }
+    if (ours[i].error) return;
     ++compared;
     const auto t = fields(theirs);
     if (t.size() == 6 && capturable_en_passant(t) != t[3]) ++faux_ep;

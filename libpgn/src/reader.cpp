@@ -140,6 +140,13 @@ class Reader::Impl {
   // --- Events, filtered by skip state ---
   bool delivering() const { return !skip_game_ && skip_depth_ == 0; }
   void handle(Control c, bool variation_begin = false);
+  void close_variation(Visitor& v, Location at) {
+    if (skip_depth_ > 0) {
+      if (--skip_depth_ > 0 || !skip_ends_visibly_) return;
+      skip_ends_visibly_ = false;
+    }
+    if (!skip_game_) handle(v.end_variation(at));
+  }
   // Problems in a part of the game the visitor skipped are not its concern.
   void problem(Visitor& v, SyntaxProblem::Severity severity, Location at, std::string message) {
     if (delivering()) v.syntax_problem({severity, at, std::move(message)});
@@ -162,7 +169,8 @@ class Reader::Impl {
   // Per game.
   bool skip_game_ = false;
   int variation_depth_ = 0;
-  int skip_depth_ = 0;  // > 0 while inside a skipped variation
+  int skip_depth_ = 0;              // > 0 while inside a skipped variation
+  bool skip_ends_visibly_ = false;  // the skipped variation began before it was skipped
   bool game_over_ = false;
   bool reported_encoding_ = false;
   bool game_truncated_ = false;
@@ -244,10 +252,15 @@ void Reader::Impl::handle(Control c, bool variation_begin) {
   switch (c) {
     case Control::Continue: break;
     case Control::Skip:
-      if (variation_begin)
+      if (variation_begin) {
         skip_depth_ = 1;
-      else
+      } else if (variation_depth_ > 0 && skip_depth_ == 0) {
+        // The rest of the variation the visitor is in; it still sees that variation end.
+        skip_depth_ = 1;
+        skip_ends_visibly_ = true;
+      } else {
         skip_game_ = true;
+      }
       break;
     case Control::Stop:
       skip_game_ = true;
@@ -521,10 +534,7 @@ void Reader::Impl::read_movetext(Visitor& v) {
           break;
         }
         --variation_depth_;
-        if (skip_depth_ > 0)
-          --skip_depth_;
-        else if (!skip_game_)
-          handle(v.end_variation(at));
+        close_variation(v, at);
         break;
       }
       case '[':
@@ -556,6 +566,7 @@ std::expected<bool, std::string> Reader::Impl::read_game(Visitor& v) {
   skip_game_ = false;
   variation_depth_ = 0;
   skip_depth_ = 0;
+  skip_ends_visibly_ = false;
   game_over_ = false;
   reported_encoding_ = false;
   game_truncated_ = false;
@@ -606,11 +617,9 @@ std::expected<bool, std::string> Reader::Impl::read_game(Visitor& v) {
       problem(v, SyntaxProblem::Severity::Error, at,
               cat(variation_depth_, " variation(s) not closed at the end of the game"));
       // Close them, so that the visitor always sees properly nested variations.
-      for (; variation_depth_ > 0; --variation_depth_) {
-        if (skip_depth_ > 0)
-          --skip_depth_;
-        else if (!skip_game_)
-          handle(v.end_variation(at));
+      while (variation_depth_ > 0) {
+        --variation_depth_;
+        close_variation(v, at);
       }
     }
   }

@@ -28,6 +28,31 @@ bool is_supported_variant(std::string_view variant) {
   return std::find(names.begin(), names.end(), v) != names.end();
 }
 
+bool is_chess960_variant(std::string_view variant) {
+  static constexpr std::array<std::string_view, 6> names = {
+      "chess960", "chess 960", "fischerandom", "fischer random", "freestyle", "960"};
+  const std::string v = lower(variant);
+  return std::find(names.begin(), names.end(), v) != names.end();
+}
+
+// The castling field of `pos` without the rights standard chess cannot have: a right needs
+// the king on e1/e8 and the rook on the corner of its side.
+std::string standard_castling_field(const Position& pos) {
+  std::string field;
+  for (Color c : {White, Black}) {
+    for (CastlingSide side : {KingSide, QueenSide}) {
+      if (!pos.can_castle(c, side)) continue;
+      const bool king_home = pos.piece_on(relative_square(c, E1)) == make_piece(c, King);
+      const bool rook_home =
+          pos.castling_rook(c, side) == relative_square(c, side == KingSide ? H1 : A1);
+      if (!king_home || !rook_home) continue;
+      const char letter = side == KingSide ? 'k' : 'q';
+      field += c == White ? char(letter - 'a' + 'A') : letter;
+    }
+  }
+  return field.empty() ? "-" : field;
+}
+
 bool is_result_text(std::string_view r) {
   return r == "1-0" || r == "0-1" || r == "1/2-1/2" || r == "*";
 }
@@ -85,6 +110,17 @@ Control ReplayVisitor::begin_movetext() {
     setup_failed_ = true;
   } else if (!fen_tag_.empty()) {
     auto pos = parse_fen(fen_tag_);
+    if (pos && pos->is_chess960() && !variant_tag_.empty() && !is_chess960_variant(variant_tag_)) {
+      // A game declared standard whose FEN gives Chess960-style castling rights: keep those
+      // standard chess allows (as pgn-extract and python-chess do) and say so.
+      const std::string fen = to_fen(*pos);
+      const std::size_t a = fen.find(' ', fen.find(' ') + 1) + 1, b = fen.find(' ', a);
+      const std::string field = standard_castling_field(*pos);
+      report(GameProblem::Severity::Warning, fen_location_,
+             cat("castling rights '", std::string_view(fen).substr(a, b - a),
+                 "' in the FEN tag are impossible in standard chess; read as '", field, "'"));
+      pos = parse_fen(fen.substr(0, a) + field + fen.substr(b));
+    }
     if (pos) {
       start = *pos;
     } else {
@@ -183,7 +219,9 @@ Control ReplayVisitor::end_variation(Location) {
   Frame& f = stack_.back();
   if (f.line && !pending_comments_.empty()) {
     if (!f.line->empty()) {
-      auto& after = f.line->back().comments_after;
+      // Comments at the end of this variation, after its last move's own variations.
+      auto& last = f.line->back();
+      auto& after = f.after_variation ? last.comments_after_variations : last.comments_after;
       after.insert(after.end(), pending_comments_.begin(), pending_comments_.end());
     } else {
       // A variation holding only a comment: keep the comment with the move it hangs from.
@@ -229,7 +267,8 @@ void ReplayVisitor::end_game(std::string_view text) {
   main_position_ = stack_.empty() ? Position() : stack_.front().current;
   if (options_.keep_record) {
     // Comments still waiting for a move came after the last one's variations.
-    auto& rest = record_.moves.empty() ? record_.leading_comments : record_.trailing_comments;
+    auto& rest = record_.moves.empty() ? record_.leading_comments
+                                       : record_.moves.back().comments_after_variations;
     rest.insert(rest.end(), pending_comments_.begin(), pending_comments_.end());
     pending_comments_.clear();
     // The Result tag is the game's result when the movetext has no marker.

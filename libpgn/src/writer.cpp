@@ -125,6 +125,7 @@ class MovetextWriter {
         lines_.close_variation();
         force_number = true;
       }
+      for (const auto& c : node.comments_after_variations) lines_.comment(c);
       if (node.move.is_null())
         pos.play_null();
       else
@@ -170,7 +171,6 @@ void write_game(const GameRecord& game, std::string& out, const WriterOptions& o
   LineBreaker lines(out, options.line_width);
   for (const auto& c : game.leading_comments) lines.comment(c);
   MovetextWriter(lines).write_line(game.moves, game.start);
-  for (const auto& c : game.trailing_comments) lines.comment(c);
   lines.token(game.result);
   lines.end();
   out += '\n';

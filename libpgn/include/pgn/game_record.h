@@ -24,6 +24,8 @@ struct MoveNode {
   std::vector<std::string> comments_after;
   // Alternatives to this move, each starting from the position before it.
   std::vector<Line> variations;
+  // Comments written after the variations (before the next move, or ending the line).
+  std::vector<std::string> comments_after_variations;
 };
 
 struct GameRecord {
@@ -33,8 +35,6 @@ struct GameRecord {
   // Comments before the first move of the game.
   std::vector<std::string> leading_comments;
   Line moves;
-  // Comments after the last move's variations, before the result.
-  std::vector<std::string> trailing_comments;
   // The game termination marker: `1-0`, `0-1`, `1/2-1/2` or `*`.
   std::string result = "*";
 
@@ -48,7 +48,6 @@ struct GameRecord {
     start = Position();
     leading_comments.clear();
     moves.clear();
-    trailing_comments.clear();
     result = "*";
   }
 };

@@ -65,7 +65,9 @@ class StringSource final : public ByteSource {
 // What a visitor's callback asks of the reader.
 enum class Control {
   Continue,
-  Skip,  // skip the rest of the game (from a game-level callback) or of the variation
+  // From begin_variation: skip that variation. Elsewhere inside a variation: skip the rest of
+  // it (its end_variation still comes). Outside variations: skip the rest of the game.
+  Skip,
   Stop,  // stop reading: read_game() returns after this game without reading further
 };
 

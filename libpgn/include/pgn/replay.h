@@ -36,8 +36,9 @@ class ReplayVisitor : public Visitor {
   const std::vector<GameProblem>& problems() const { return problems_; }
   bool has_error() const { return errors_ > 0; }
   bool has_warning() const { return warnings_ > 0; }
-  // False when a move could not be played (or the game could not be set up): the record then
-  // holds only what came before.
+  // False when a move could not be played (or the game could not be set up). The rest of the
+  // line it stood in is left out: the rest of the game for a main-line move, the rest of the
+  // variation for a move inside one (the main line then goes on).
   bool replayed() const { return replayed_; }
   const GameRecord& record() const { return record_; }
   // The position at the end of the main line (as far as it was replayed).
