@@ -1,0 +1,42 @@
+// The stored form of a game: a GameRecord (tags, start, moves, variations, comments, NAGs,
+// result) in a compact byte string, and back. This is a file format: docs/storage.md describes
+// it, and a test pins it.
+//
+// Layout (varint = LEB128, unsigned; string = varint length, then bytes):
+//   byte     format version (1)
+//   byte     result: 0 `*`, 1 `1-0`, 2 `0-1`, 3 `1/2-1/2`
+//   varint   tag count, then per tag: a byte naming a common tag (1..N, see game_codec.cpp)
+//            or 0 followed by the name as a string; then the value as a string
+//   string   start position as FEN, empty for the standard start
+//   varint   leading comment count, then the comments as strings
+//   line     the main line
+// A line is a varint node count, then the nodes. A node's first byte:
+//   0..250   the move, as its index among the legal moves sorted by (from, to, promotion);
+//            sorting makes the code independent of the move generator's order
+//   251      a move of index 251 or more: the next byte holds index - 251
+//   252      the null move
+//   253      a node with annotations: a move in one of the forms above follows, then a flags
+//            byte (bit 0 NAGs, bit 1 comments before, bit 2 comments after, bit 3 variations,
+//            bit 4 comments after the variations), then each part present, in that order:
+//            NAGs as a varint count and one byte each, comments as a varint count and
+//            strings, variations as a varint count and lines
+// Most nodes have no annotations, so most moves cost one byte (before compression).
+#pragma once
+
+#include <expected>
+#include <string>
+#include <string_view>
+
+#include "pgn/game_record.h"
+#include "pgndb/index/status.h"
+
+namespace pgndb::index {
+
+// Appends the stored form of `game` to `out`. Every move in `game` must be legal (as the
+// replay visitor makes them).
+void encode_game(const pgn::GameRecord& game, std::string& out);
+
+// Reads a stored game; Corruption when the bytes are not a game this version wrote.
+[[nodiscard]] std::expected<pgn::GameRecord, Status> decode_game(std::string_view bytes);
+
+}  // namespace pgndb::index

@@ -1,0 +1,300 @@
+#include "pgndb/index/game_codec.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+#include "pgn/fen.h"
+#include "pgn/movegen.h"
+#include "pgn/text.h"
+
+namespace pgndb::index {
+
+namespace {
+
+constexpr std::uint8_t format_version = 1;
+
+// Tags common enough to be stored as one byte. Codes are part of the format: append only.
+constexpr std::array<std::string_view, 28> common_tags = {
+    "Event",           "Site",        "Date",        "Round",      "White",    "Black",
+    "Result",          "WhiteElo",    "BlackElo",    "ECO",        "PlyCount", "EventDate",
+    "TimeControl",     "Termination", "FEN",         "SetUp",      "Variant",  "WhiteTitle",
+    "BlackTitle",      "Opening",     "Annotator",   "UTCDate",    "UTCTime",  "WhiteRatingDiff",
+    "BlackRatingDiff", "EventType",   "WhiteFideId", "BlackFideId"};
+
+constexpr std::array<std::string_view, 4> results = {"*", "1-0", "0-1", "1/2-1/2"};
+
+enum NodeByte : std::uint8_t {
+  MaxShortIndex = 250,
+  LongIndex = 251,
+  NullMove = 252,
+  Annotated = 253
+};
+enum Flags : std::uint8_t {
+  HasNags = 1,
+  HasCommentsBefore = 2,
+  HasCommentsAfter = 4,
+  HasVariations = 8,
+  HasCommentsAfterVariations = 16,
+};
+
+// The order moves are numbered in: by origin, destination, then promotion piece.
+unsigned sort_key(pgn::Move m) {
+  unsigned promotion = m.kind() == pgn::Move::Promotion ? unsigned(m.promotion()) : 0;
+  return (unsigned(m.from()) << 9) | (unsigned(m.to()) << 3) | promotion;
+}
+
+void sorted_legal_moves(const pgn::Position& pos, pgn::MoveList& list, unsigned (&keys)[512]) {
+  pgn::generate_legal_moves(pos, list);
+  for (std::size_t i = 0; i < list.size(); ++i) keys[i] = sort_key(list[i]);
+  std::sort(keys, keys + list.size());
+}
+
+// --- Writing ---
+
+void put_varint(std::string& out, std::uint64_t v) {
+  while (v >= 0x80) {
+    out += char(std::uint8_t(v) | 0x80);
+    v >>= 7;
+  }
+  out += char(v);
+}
+
+void put_string(std::string& out, std::string_view s) {
+  put_varint(out, s.size());
+  out += s;
+}
+
+void put_strings(std::string& out, const std::vector<std::string>& strings) {
+  put_varint(out, strings.size());
+  for (const auto& s : strings) put_string(out, s);
+}
+
+void put_move(std::string& out, const pgn::Position& pos, pgn::Move m) {
+  if (m.is_null()) {
+    out += char(NullMove);
+    return;
+  }
+  // The index is the number of legal moves that sort before this one.
+  const unsigned key = sort_key(m);
+  unsigned index = 0;
+  for (pgn::Move other : pgn::legal_moves(pos)) index += sort_key(other) < key;
+  if (index <= MaxShortIndex) {
+    out += char(index);
+  } else {
+    out += char(LongIndex);
+    out += char(index - LongIndex);
+  }
+}
+
+void put_line(std::string& out, const pgn::Line& line, pgn::Position pos) {
+  put_varint(out, line.size());
+  for (const pgn::MoveNode& node : line) {
+    const std::uint8_t flags =
+        (node.nags.empty() ? 0 : HasNags) | (node.comments_before.empty() ? 0 : HasCommentsBefore) |
+        (node.comments_after.empty() ? 0 : HasCommentsAfter) |
+        (node.variations.empty() ? 0 : HasVariations) |
+        (node.comments_after_variations.empty() ? 0 : HasCommentsAfterVariations);
+    if (flags) out += char(Annotated);
+    put_move(out, pos, node.move);
+    if (flags) {
+      out += char(flags);
+      if (flags & HasNags) {
+        put_varint(out, node.nags.size());
+        for (std::uint8_t nag : node.nags) out += char(nag);
+      }
+      if (flags & HasCommentsBefore) put_strings(out, node.comments_before);
+      if (flags & HasCommentsAfter) put_strings(out, node.comments_after);
+      if (flags & HasVariations) {
+        put_varint(out, node.variations.size());
+        for (const pgn::Line& variation : node.variations) put_line(out, variation, pos);
+      }
+      if (flags & HasCommentsAfterVariations) put_strings(out, node.comments_after_variations);
+    }
+    if (node.move.is_null())
+      pos.play_null();
+    else
+      pos.play(node.move);
+  }
+}
+
+// --- Reading ---
+
+class Decoder {
+ public:
+  explicit Decoder(std::string_view bytes) : in_(bytes) {}
+
+  std::expected<pgn::GameRecord, Status> game();
+
+ private:
+  bool byte(std::uint8_t& b) {
+    if (in_.empty()) return false;
+    b = std::uint8_t(in_.front());
+    in_.remove_prefix(1);
+    return true;
+  }
+  bool varint(std::uint64_t& v) {
+    v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      std::uint8_t b;
+      if (!byte(b)) return false;
+      v |= std::uint64_t(b & 0x7F) << shift;
+      if (!(b & 0x80)) return true;
+    }
+    return false;
+  }
+  bool string(std::string& s) {
+    std::uint64_t n;
+    if (!varint(n) || n > in_.size()) return false;
+    s.assign(in_.substr(0, n));
+    in_.remove_prefix(n);
+    return true;
+  }
+  bool strings(std::vector<std::string>& out) {
+    std::uint64_t n;
+    if (!varint(n) || n > in_.size()) return false;
+    out.resize(n);
+    for (auto& s : out)
+      if (!string(s)) return false;
+    return true;
+  }
+  bool move(const pgn::Position& pos, std::uint8_t first, pgn::Move& m);
+  bool line(pgn::Line& line, pgn::Position pos, int depth);
+
+  std::string_view in_;
+  pgn::MoveList list_;
+  unsigned keys_[512];
+};
+
+bool Decoder::move(const pgn::Position& pos, std::uint8_t first, pgn::Move& m) {
+  if (first == NullMove) {
+    if (pos.in_check()) return false;
+    m = pgn::Move::null();
+    return true;
+  }
+  unsigned index = first;
+  if (first == LongIndex) {
+    std::uint8_t rest;
+    if (!byte(rest)) return false;
+    index = LongIndex + rest;
+  } else if (first > MaxShortIndex) {
+    return false;
+  }
+  sorted_legal_moves(pos, list_, keys_);
+  if (index >= list_.size()) return false;
+  const unsigned key = keys_[index];
+  for (pgn::Move candidate : list_) {
+    if (sort_key(candidate) == key) {
+      m = candidate;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool Decoder::line(pgn::Line& out, pgn::Position pos, int depth) {
+  std::uint64_t count;
+  if (depth > 10000 || !varint(count) || count > in_.size()) return false;
+  out.resize(count);
+  for (pgn::MoveNode& node : out) {
+    std::uint8_t first;
+    if (!byte(first)) return false;
+    const bool annotated = first == Annotated;
+    if (annotated && !byte(first)) return false;
+    if (!move(pos, first, node.move)) return false;
+    if (annotated) {
+      std::uint8_t flags;
+      if (!byte(flags) || flags == 0 || flags >= 32) return false;
+      if (flags & HasNags) {
+        std::uint64_t n;
+        if (!varint(n) || n > in_.size()) return false;
+        node.nags.resize(n);
+        for (auto& nag : node.nags)
+          if (!byte(nag)) return false;
+      }
+      if ((flags & HasCommentsBefore) && !strings(node.comments_before)) return false;
+      if ((flags & HasCommentsAfter) && !strings(node.comments_after)) return false;
+      if (flags & HasVariations) {
+        std::uint64_t n;
+        if (!varint(n) || n > in_.size()) return false;
+        node.variations.resize(n);
+        for (auto& variation : node.variations)
+          if (!line(variation, pos, depth + 1)) return false;
+      }
+      if ((flags & HasCommentsAfterVariations) && !strings(node.comments_after_variations))
+        return false;
+    }
+    if (node.move.is_null())
+      pos.play_null();
+    else
+      pos.play(node.move);
+  }
+  return true;
+}
+
+std::expected<pgn::GameRecord, Status> Decoder::game() {
+  auto corrupt = [](std::string_view what) {
+    return std::unexpected(
+        Status::error(Status::Code::Corruption, pgn::cat("stored game: ", what)));
+  };
+  pgn::GameRecord game;
+  std::uint8_t version, result;
+  if (!byte(version) || version != format_version) return corrupt("unknown format version");
+  if (!byte(result) || result >= results.size()) return corrupt("bad result");
+  game.result = results[result];
+
+  std::uint64_t tags;
+  if (!varint(tags) || tags > in_.size()) return corrupt("bad tag count");
+  game.tags.resize(tags);
+  for (auto& [name, value] : game.tags) {
+    std::uint8_t code;
+    if (!byte(code) || code > common_tags.size()) return corrupt("bad tag name");
+    if (code > 0)
+      name = common_tags[code - 1];
+    else if (!string(name))
+      return corrupt("bad tag name");
+    if (!string(value)) return corrupt("bad tag value");
+  }
+
+  std::string fen;
+  if (!string(fen)) return corrupt("bad start position");
+  if (!fen.empty()) {
+    auto start = pgn::parse_fen(fen);
+    if (!start) return corrupt("bad start position");
+    game.start = *start;
+  }
+  if (!strings(game.leading_comments)) return corrupt("bad comments");
+  if (!line(game.moves, game.start, 0)) return corrupt("bad move data");
+  if (!in_.empty()) return corrupt("trailing bytes");
+  return game;
+}
+
+}  // namespace
+
+void encode_game(const pgn::GameRecord& game, std::string& out) {
+  out += char(format_version);
+  const auto result = std::find(results.begin(), results.end(), game.result);
+  out += char(result == results.end() ? 0 : result - results.begin());
+
+  put_varint(out, game.tags.size());
+  for (const auto& [name, value] : game.tags) {
+    const auto common = std::find(common_tags.begin(), common_tags.end(), name);
+    if (common != common_tags.end()) {
+      out += char(common - common_tags.begin() + 1);
+    } else {
+      out += char(0);
+      put_string(out, name);
+    }
+    put_string(out, value);
+  }
+
+  put_string(out, game.start == pgn::Position() ? std::string() : pgn::to_fen(game.start));
+  put_strings(out, game.leading_comments);
+  put_line(out, game.moves, game.start);
+}
+
+std::expected<pgn::GameRecord, Status> decode_game(std::string_view bytes) {
+  return Decoder(bytes).game();
+}
+
+}  // namespace pgndb::index
