@@ -2,32 +2,18 @@
 // check and normalize.
 #include <catch2/catch.hpp>
 
-#include <stdlib.h>
-#include <sys/wait.h>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <stdexcept>
+#include <cstdlib>
 #include <string>
+
+#include "support.h"
 
 namespace {
 
-struct Run {
-  int exit_code;
-  std::string out;  // stdout and stderr together
-};
+using namespace pgndb::test;
 
-Run run(const std::string& args) {
-  std::string command = std::string(PGNDB_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  std::string out;
-  char buffer[4096];
-  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-  int status = pclose(pipe);
-  REQUIRE(WIFEXITED(status));
-  return {WEXITSTATUS(status), out};
+// pgndb with `args`, stdout and stderr together.
+CommandResult run(const std::string& args) {
+  return run_command(std::string(PGNDB_BINARY) + " " + args + " 2>&1");
 }
 
 std::string last_line(const std::string& text) {
@@ -44,41 +30,6 @@ int count_lines(const std::string& text) {
 
 // --- For check and normalize: files in a temporary directory, stdout and stderr apart ---
 
-namespace fs = std::filesystem;
-
-// A fresh directory, removed with its contents when the object goes.
-class TempDir {
- public:
-  TempDir() {
-    std::string name = (fs::temp_directory_path() / "pgndb-cli-XXXXXX").string();
-    if (!mkdtemp(name.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = name;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  REQUIRE(out.good());
-}
-
 struct SplitRun {
   int exit_code;
   std::string out, err;
@@ -88,16 +39,10 @@ struct SplitRun {
 // apart.
 SplitRun run_in(const TempDir& dir, const std::string& args) {
   const std::string err_file = dir / "stderr.txt";
-  std::string command = "cd '" + (dir / "") + "' && " + std::string(PGNDB_BINARY) + " " + args +
-                        " 2> '" + err_file + "'";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  std::string out;
-  char buffer[4096];
-  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-  int status = pclose(pipe);
-  REQUIRE(WIFEXITED(status));
-  return {WEXITSTATUS(status), out, read_file(err_file)};
+  const CommandResult r =
+      run_command("cd '" + dir.path().string() + "' && " + std::string(PGNDB_BINARY) + " " + args +
+                  " 2> '" + err_file + "'");
+  return {r.exit_code, r.out, read_file(err_file)};
 }
 
 bool contains(const std::string& text, const std::string& part) {
@@ -119,14 +64,14 @@ const std::string bad_pgn = good_game + "\n" + bad_game_text + "\n\n" + warning_
 }  // namespace
 
 TEST_CASE("pgndb --help lists the commands") {
-  Run r = run("--help");
+  CommandResult r = run("--help");
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("perft") != std::string::npos);
   CHECK(r.out.find("help") != std::string::npos);
 }
 
 TEST_CASE("pgndb help CMD shows the command's options") {
-  Run r = run("help perft");
+  CommandResult r = run("help perft");
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("--depth") != std::string::npos);
   CHECK(r.out.find("--divide") != std::string::npos);
@@ -138,7 +83,7 @@ TEST_CASE("usage errors are one line and exit with code 2") {
        {"frobnicate", "--frobnicate", "help frobnicate", "perft --depth 3 --bogus", "perft",
         "perft --depth x", "perft --depth 3 --fen 'not a fen'"}) {
     INFO(args);
-    Run r = run(args);
+    CommandResult r = run(args);
     CHECK(r.exit_code == 2);
     CHECK(count_lines(r.out) == 1);
   }
@@ -146,7 +91,7 @@ TEST_CASE("usage errors are one line and exit with code 2") {
 }
 
 TEST_CASE("pgndb perft prints the node count as its last line") {
-  Run r = run("perft --depth 4");
+  CommandResult r = run("perft --depth 4");
   CHECK(r.exit_code == 0);
   CHECK(last_line(r.out) == "197281");
 
@@ -156,7 +101,7 @@ TEST_CASE("pgndb perft prints the node count as its last line") {
 }
 
 TEST_CASE("pgndb perft --divide lists each move in UCI, then the total") {
-  Run r = run("perft --depth 2 --divide");
+  CommandResult r = run("perft --depth 2 --divide");
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("e2e4: 20\n") != std::string::npos);
   CHECK(r.out.find("g1f3: 20\n") != std::string::npos);
@@ -289,7 +234,8 @@ TEST_CASE("a .zst input reads the same games as the plain file") {
   REQUIRE(std::system("command -v zstd > /dev/null 2>&1") == 0);
   TempDir dir;
   write_file(dir / "bad.pgn", bad_pgn);
-  REQUIRE(std::system(("zstd -q -f '" + (dir / "bad.pgn") + "' -o '" + (dir / "bad.pgn.zst") + "'")
+  REQUIRE(std::system(("zstd -q -f '" + (dir / "bad.pgn").string() + "' -o '" +
+                       (dir / "bad.pgn.zst").string() + "'")
                           .c_str()) == 0);
   const SplitRun plain = run_in(dir, "check bad.pgn");
   const SplitRun packed = run_in(dir, "check bad.pgn.zst");

@@ -23,10 +23,12 @@
 #include "pgn/replay.h"
 #include "pgn/san.h"
 #include "pgn/writer.h"
+#include "support.h"
 
 namespace {
 
 using namespace pgn;
+using namespace pgndb::test;
 
 std::string edge_path(std::string_view file) {
   return std::string(PGNDB_SHARED_DATA) + "/edge/" + std::string(file);
@@ -191,19 +193,6 @@ std::vector<std::string> plycount_mismatches(const std::vector<GameRead>& games)
   return out;
 }
 
-std::string squeeze(std::string_view s) {  // whitespace runs as one space, trimmed
-  std::string out;
-  for (char c : s) {
-    const bool space = c == ' ' || c == '\n' || c == '\r' || c == '\t';
-    if (space) {
-      if (!out.empty() && out.back() != ' ') out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  return out;
-}
 void collect_comments(const Line& line, std::vector<std::string>& out) {
   for (const MoveNode& n : line) {
     for (const auto& c : n.comments_before) out.push_back(squeeze(c));

@@ -9,20 +9,15 @@
 #include "pgn/fen.h"
 #include "pgn/movegen.h"
 #include "pgn/position.h"
+#include "support.h"
 
 using namespace pgn;
+using namespace pgndb::test;
 using Catch::Matchers::Contains;
 
 namespace {
 
 const std::string kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-
-Position parse_ok(std::string_view fen) {
-  INFO("FEN: " << fen);
-  auto pos = parse_fen(fen);
-  if (!pos) FAIL("rejected: " << pos.error().message());
-  return *pos;
-}
 
 FenErrors parse_bad(std::string_view fen) {
   INFO("FEN: " << fen);
@@ -73,31 +68,31 @@ TEST_CASE("parse_fen then to_fen gives back the same text") {
       // Chess960 with the outermost rooks (written KQkq).
       "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9",
   };
-  for (std::string_view fen : fens) {
-    INFO("FEN: " << fen);
-    CHECK(to_fen(parse_ok(fen)) == fen);
+  for (std::string_view text : fens) {
+    INFO("FEN: " << text);
+    CHECK(to_fen(fen(text)) == text);
   }
 }
 
 TEST_CASE("start_fen parses to the start position") {
-  CHECK(parse_ok(start_fen) == Position::start());
+  CHECK(fen(start_fen) == Position::start());
   CHECK(to_fen(Position::start()) == start_fen);
 }
 
 TEST_CASE("an en passant square nobody can capture on is accepted but not kept") {
   // 1.e4: no black pawn stands beside e4.
-  const Position pos = parse_ok("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+  const Position pos = fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
   CHECK(pos.en_passant() == NoSquare);
   CHECK(to_fen(pos) == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
 
   // 1.e4 d5: d6 is a legal en passant target, but White's pawn on e4 is not beside d5.
-  const Position pos2 = parse_ok("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2");
+  const Position pos2 = fen("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2");
   CHECK(pos2.en_passant() == NoSquare);
   CHECK(to_fen(pos2) == "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
 }
 
 TEST_CASE("an en passant square a pawn can capture on is kept") {
-  const Position pos = parse_ok("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+  const Position pos = fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
   CHECK(pos.en_passant() == F6);
   int ep_moves = 0;
   for (Move m : legal_moves(pos))
@@ -110,32 +105,30 @@ TEST_CASE("an en passant square a pawn can capture on is kept") {
 }
 
 TEST_CASE("EPD (4 fields) gets halfmove clock 0 and fullmove number 1") {
-  const Position pos = parse_ok("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -");
+  const Position pos = fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -");
   CHECK(pos.halfmove_clock() == 0);
   CHECK(pos.fullmove_number() == 1);
   CHECK(pos == Position::start());
   CHECK(to_fen(pos) == start_fen);
 
-  const Position kiwi =
-      parse_ok("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq -");
+  const Position kiwi = fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq -");
   CHECK(kiwi.side_to_move() == Black);
   CHECK(to_fen(kiwi) == "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1");
 }
 
 TEST_CASE("5 fields give the halfmove clock and fullmove number 1") {
-  const Position pos = parse_ok("4k3/8/8/8/8/8/8/4K3 w - - 17");
+  const Position pos = fen("4k3/8/8/8/8/8/8/4K3 w - - 17");
   CHECK(pos.halfmove_clock() == 17);
   CHECK(pos.fullmove_number() == 1);
 }
 
 TEST_CASE("fields may be separated by several spaces or tabs") {
-  const Position pos =
-      parse_ok("  rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR \t w  KQkq   -  0   1  ");
+  const Position pos = fen("  rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR \t w  KQkq   -  0   1  ");
   CHECK(pos == Position::start());
 }
 
 TEST_CASE("fullmove number 0 is read as 1") {
-  CHECK(parse_ok("4k3/8/8/8/8/8/8/4K3 w - - 0 0").fullmove_number() == 1);
+  CHECK(fen("4k3/8/8/8/8/8/8/4K3 w - - 0 0").fullmove_number() == 1);
 }
 
 // --- One test per error code ---
@@ -340,8 +333,7 @@ TEST_CASE("FenErrors::has is false for codes that did not occur") {
 
 TEST_CASE("Shredder-FEN HFhf selects the rooks on the h- and f-files") {
   // White: bishop a1, queen b1, bishop d1, knight e1, rooks f1 and h1 around the king on g1.
-  const Position pos =
-      parse_ok("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
+  const Position pos = fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
   CHECK(pos.is_chess960());
   CHECK(pos.king_square(White) == G1);
   CHECK(pos.king_square(Black) == G8);
@@ -353,11 +345,11 @@ TEST_CASE("Shredder-FEN HFhf selects the rooks on the h- and f-files") {
   // Each rook is the only one on its side of the king, so X-FEN writes KQkq.
   CHECK(to_fen(pos) == "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9");
   // And reading that X-FEN gives the same position back.
-  CHECK(parse_ok(to_fen(pos)) == pos);
+  CHECK(fen(to_fen(pos)) == pos);
 }
 
 TEST_CASE("X-FEN KQkq selects the outermost rooks") {
-  const Position pos = parse_ok("1r1k2r1/pppppppp/8/8/8/8/PPPPPPPP/1R1K2R1 w KQkq - 0 1");
+  const Position pos = fen("1r1k2r1/pppppppp/8/8/8/8/PPPPPPPP/1R1K2R1 w KQkq - 0 1");
   CHECK(pos.is_chess960());
   CHECK(pos.castling_rook(White, KingSide) == G1);
   CHECK(pos.castling_rook(White, QueenSide) == B1);
@@ -366,7 +358,7 @@ TEST_CASE("X-FEN KQkq selects the outermost rooks") {
   CHECK(to_fen(pos) == "1r1k2r1/pppppppp/8/8/8/8/PPPPPPPP/1R1K2R1 w KQkq - 0 1");
 
   // Two rooks on each side of the king: K and Q take the outer ones.
-  const Position two = parse_ok("rr1k1rr1/8/8/8/8/8/8/RR1K1RR1 w KQkq - 0 1");
+  const Position two = fen("rr1k1rr1/8/8/8/8/8/8/RR1K1RR1 w KQkq - 0 1");
   CHECK(two.castling_rook(White, KingSide) == G1);
   CHECK(two.castling_rook(White, QueenSide) == A1);
   CHECK(two.castling_rook(Black, KingSide) == G8);
@@ -376,24 +368,24 @@ TEST_CASE("X-FEN KQkq selects the outermost rooks") {
 
 TEST_CASE("to_fen writes the file letter for a castling rook that is not the outermost") {
   // Inner rooks b and f: both need their file letter.
-  const Position inner = parse_ok("rr1k1rr1/8/8/8/8/8/8/RR1K1RR1 w BFbf - 0 1");
+  const Position inner = fen("rr1k1rr1/8/8/8/8/8/8/RR1K1RR1 w BFbf - 0 1");
   CHECK(inner.castling_rook(White, KingSide) == F1);
   CHECK(inner.castling_rook(White, QueenSide) == B1);
   CHECK(inner.castling_rook(Black, KingSide) == F8);
   CHECK(inner.castling_rook(Black, QueenSide) == B8);
   CHECK(to_fen(inner) == "rr1k1rr1/8/8/8/8/8/8/RR1K1RR1 w FBfb - 0 1");
-  CHECK(parse_ok(to_fen(inner)) == inner);
+  CHECK(fen(to_fen(inner)) == inner);
 
   // Outer king-side rook (K), inner queen-side rook (B).
-  const Position mixed = parse_ok("rr1k1rr1/8/8/8/8/8/8/RR1K1RR1 w GBgb - 0 1");
+  const Position mixed = fen("rr1k1rr1/8/8/8/8/8/8/RR1K1RR1 w GBgb - 0 1");
   CHECK(mixed.castling_rook(White, KingSide) == G1);
   CHECK(mixed.castling_rook(White, QueenSide) == B1);
   CHECK(to_fen(mixed) == "rr1k1rr1/8/8/8/8/8/8/RR1K1RR1 w KBkb - 0 1");
-  CHECK(parse_ok(to_fen(mixed)) == mixed);
+  CHECK(fen(to_fen(mixed)) == mixed);
 }
 
 TEST_CASE("Shredder-FEN for the standard setup is the standard position") {
-  const Position pos = parse_ok("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
+  const Position pos = fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
   CHECK_FALSE(pos.is_chess960());
   CHECK(pos == Position::start());
   CHECK(to_fen(pos) == start_fen);
@@ -401,14 +393,14 @@ TEST_CASE("Shredder-FEN for the standard setup is the standard position") {
 
 TEST_CASE("standard FENs are not Chess960") {
   CHECK_FALSE(Position::start().is_chess960());
-  CHECK_FALSE(parse_ok(start_fen).is_chess960());
-  CHECK_FALSE(parse_ok(kiwipete).is_chess960());
-  CHECK_FALSE(parse_ok("4k3/8/8/8/8/8/8/4K3 w - - 0 1").is_chess960());
-  CHECK_FALSE(parse_ok("r3k2r/8/8/8/8/8/8/R3K2R b Kq - 5 40").is_chess960());
+  CHECK_FALSE(fen(start_fen).is_chess960());
+  CHECK_FALSE(fen(kiwipete).is_chess960());
+  CHECK_FALSE(fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").is_chess960());
+  CHECK_FALSE(fen("r3k2r/8/8/8/8/8/8/R3K2R b Kq - 5 40").is_chess960());
 }
 
 TEST_CASE("castling rights with the king off the e-file make the position Chess960") {
-  const Position pos = parse_ok("r2k3r/8/8/8/8/8/8/R2K3R w KQkq - 0 1");
+  const Position pos = fen("r2k3r/8/8/8/8/8/8/R2K3R w KQkq - 0 1");
   CHECK(pos.is_chess960());
   CHECK(pos.castling_rook(White, KingSide) == H1);
   CHECK(pos.castling_rook(White, QueenSide) == A1);
@@ -417,7 +409,7 @@ TEST_CASE("castling rights with the king off the e-file make the position Chess9
 // --- State ---
 
 TEST_CASE("a parsed position reports its side, clocks and pieces") {
-  const Position pos = parse_ok(kiwipete);
+  const Position pos = fen(kiwipete);
   CHECK(pos.side_to_move() == White);
   CHECK(pos.halfmove_clock() == 0);
   CHECK(pos.fullmove_number() == 1);
@@ -450,7 +442,7 @@ TEST_CASE("a parsed position reports its side, clocks and pieces") {
   CHECK(pos.checkers() == 0);
   CHECK(legal_moves(pos).size() == 48);
 
-  const Position black = parse_ok("r3k2r/8/8/8/8/8/8/R3K2R b Kq - 5 40");
+  const Position black = fen("r3k2r/8/8/8/8/8/8/R3K2R b Kq - 5 40");
   CHECK(black.side_to_move() == Black);
   CHECK(black.halfmove_clock() == 5);
   CHECK(black.fullmove_number() == 40);
@@ -462,20 +454,20 @@ TEST_CASE("a parsed position reports its side, clocks and pieces") {
 
 TEST_CASE("a parsed position reports check and its checkers") {
   // Fool's mate.
-  const Position mate = parse_ok("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+  const Position mate = fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
   CHECK(mate.in_check());
   CHECK(mate.checkers() == square_bb(H4));
   CHECK(mate.is_checkmate());
 
   // Double check by a rook and a knight, Black to move.
-  const Position double_check = parse_ok("R3k3/8/3N4/8/8/8/8/4K3 b - - 0 1");
+  const Position double_check = fen("R3k3/8/3N4/8/8/8/8/4K3 b - - 0 1");
   CHECK(double_check.in_check());
   CHECK(double_check.checkers() == (square_bb(A8) | square_bb(D6)));
 
   // A single check by a rook next to the king.
-  const Position rook_check = parse_ok("4k3/4R3/8/8/8/8/8/4K3 b - - 0 1");
+  const Position rook_check = fen("4k3/4R3/8/8/8/8/8/4K3 b - - 0 1");
   CHECK(rook_check.in_check());
   CHECK(rook_check.checkers() == square_bb(E7));
   CHECK_FALSE(rook_check.is_checkmate());
-  CHECK_FALSE(parse_ok(start_fen).in_check());
+  CHECK_FALSE(fen(start_fen).in_check());
 }

@@ -10,6 +10,7 @@
 #include "pgn/game.h"
 #include "pgn/movegen.h"
 #include "pgn/san.h"
+#include "support.h"
 
 namespace Catch {
 template <>
@@ -42,13 +43,7 @@ struct StringMaker<pgn::DrawClaim> {
 namespace {
 
 using namespace pgn;
-
-Position fen(std::string_view text) {
-  auto pos = parse_fen(text);
-  INFO(text);
-  REQUIRE(pos.has_value());
-  return *pos;
-}
+using namespace pgndb::test;
 
 // Plays SAN moves in `game`, failing the test case on a move that does not resolve.
 void play(Game& game, std::initializer_list<std::string_view> moves) {

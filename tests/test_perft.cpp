@@ -15,6 +15,7 @@
 #include "pgn/movegen.h"
 #include "pgn/perft.h"
 #include "pgn/san.h"
+#include "support.h"
 
 namespace {
 
@@ -167,16 +168,15 @@ std::map<std::string, std::uint64_t> stockfish_divide(const std::string& fen, in
   std::string command = "printf 'setoption name UCI_Chess960 value true\\nposition fen " + fen +
                         "\\ngo perft " + std::to_string(depth) +
                         "\\nquit\\n' | /usr/games/stockfish 2>/dev/null";
+  const pgndb::test::CommandResult r = pgndb::test::run_command(command);
+  REQUIRE(r.exit_code == 0);
   std::map<std::string, std::uint64_t> result;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  char buffer[256];
-  while (std::fgets(buffer, sizeof buffer, pipe)) {
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
     char move[16];
     unsigned long long nodes = 0;
-    if (std::sscanf(buffer, "%15[a-h1-8qrbn]: %llu", move, &nodes) == 2) result[move] = nodes;
+    if (std::sscanf(line.c_str(), "%15[a-h1-8qrbn]: %llu", move, &nodes) == 2) result[move] = nodes;
   }
-  REQUIRE(pclose(pipe) == 0);
   return result;
 }
 

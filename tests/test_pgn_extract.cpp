@@ -24,10 +24,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <sstream>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -36,10 +34,13 @@
 #include "pgn/fen.h"
 #include "pgn/reader.h"
 #include "pgn/replay.h"
+#include "support.h"
 
 namespace fs = std::filesystem;
 
 namespace {
+
+using namespace pgndb::test;
 
 const std::string pgndb_binary = PGNDB_BINARY;
 const std::string pgn_extract = "/usr/games/pgn-extract";
@@ -71,19 +72,6 @@ std::string quote(std::string_view s) {
 std::string quote(const fs::path& p) { return quote(std::string_view(p.native())); }
 std::string quote(const std::string& s) { return quote(std::string_view(s)); }
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void write_file(const fs::path& path, std::string_view text) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(text.data(), std::streamsize(text.size()));
-  REQUIRE(out.good());
-}
-
 std::vector<std::string> split_lines(std::string_view text) {
   std::vector<std::string> lines;
   while (!text.empty()) {
@@ -96,26 +84,6 @@ std::vector<std::string> split_lines(std::string_view text) {
   }
   return lines;
 }
-
-// A fresh directory, removed with its contents when the object goes.
-class TempDir {
- public:
-  TempDir() {
-    std::string name = (fs::temp_directory_path() / "pgndb-px-XXXXXX").string();
-    if (!mkdtemp(name.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = name;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  fs::path operator/(std::string_view name) const { return path_ / name; }
-
- private:
-  fs::path path_;
-};
 
 int exit_code(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
 
@@ -219,7 +187,7 @@ class Scanner {
     if (in_comment_) {
       if (c == '}') {
         in_comment_ = false;
-        if (depth_ == 0) game_.main_comments.push_back(fold(comment_));
+        if (depth_ == 0) game_.main_comments.push_back(squeeze(comment_));
         comment_.clear();
       } else {
         comment_ += c;
@@ -278,20 +246,6 @@ class Scanner {
     }
     while (!t.empty() && (t.back() == '!' || t.back() == '?')) t.pop_back();
     if (!t.empty()) game_.moves.push_back(std::move(t));
-  }
-
-  static std::string fold(std::string_view text) {
-    std::string out;
-    for (char c : text) {
-      const bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r';
-      if (space) {
-        if (!out.empty() && out.back() != ' ') out += ' ';
-      } else {
-        out += c;
-      }
-    }
-    if (!out.empty() && out.back() == ' ') out.pop_back();
-    return out;
   }
 
   void finish_game() {

@@ -9,9 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <functional>
-#include <iterator>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -23,21 +21,16 @@
 #include "pgn/replay.h"
 #include "pgn/san.h"
 #include "pgn/writer.h"
+#include "support.h"
 
 namespace {
 
 using namespace pgn;
+using namespace pgndb::test;
 using Log = std::vector<std::string>;
 using namespace std::string_literals;
 
 const std::string data_dir = PGNDB_SHARED_DATA;
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  INFO(path);
-  REQUIRE(in.good());
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 std::string at(Location l) { return "@" + std::to_string(l.line) + ":" + std::to_string(l.column); }
 

@@ -16,11 +16,10 @@
 #include <string_view>
 #include <vector>
 
-#include <unistd.h>
-
 #include "pgn/fen.h"
 #include "pgn/movegen.h"
 #include "pgn/san.h"
+#include "support.h"
 
 namespace Catch {
 template <>
@@ -42,13 +41,7 @@ struct StringMaker<pgn::Move> {
 namespace {
 
 using namespace pgn;
-
-Position fen(std::string_view text) {
-  auto pos = parse_fen(text);
-  INFO(text);
-  REQUIRE(pos.has_value());
-  return *pos;
-}
+using namespace pgndb::test;
 
 // The move `text` resolves to; fails the test case with the parser's message when it does not.
 Move san(const Position& pos, std::string_view text) {
@@ -716,14 +709,10 @@ TEST_CASE("to_san agrees with pgn-extract on random games", "[san][pgn-extract]"
     games.push_back(std::move(g));
   }
 
-  const auto dir = std::filesystem::temp_directory_path();
-  const auto stem = "pgndb_test_san_" + std::to_string(::getpid());
-  const auto in_path = dir / (stem + ".pgn");
-  const auto out_path = dir / (stem + ".out");
-  {
-    std::ofstream in(in_path);
-    in << pgn_text(games, starts);
-  }
+  const TempDir dir;
+  const auto in_path = dir / "games.pgn";
+  const auto out_path = dir / "games.out";
+  write_file(in_path, pgn_text(games, starts));
   const std::string command = std::string(tool) + " -s -Wsan --nomovenumbers --notags -w 75 -o " +
                               out_path.string() + " " + in_path.string() + " 2>/dev/null";
   const int status = std::system(command.c_str());
@@ -737,8 +726,6 @@ TEST_CASE("to_san agrees with pgn-extract on random games", "[san][pgn-extract]"
       theirs.back().push_back(token);
   }
   theirs.pop_back();
-  std::filesystem::remove(in_path);
-  std::filesystem::remove(out_path);
   REQUIRE(status == 0);
   REQUIRE(theirs.size() == games.size());
   std::size_t compared = 0, differences = 0;

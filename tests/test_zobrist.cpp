@@ -15,17 +15,12 @@
 #include "pgn/position.h"
 #include "pgn/san.h"
 #include "pgn/zobrist.h"
+#include "support.h"
 
 using namespace pgn;
+using namespace pgndb::test;
 
 namespace {
-
-Position parse_ok(std::string_view fen) {
-  INFO("FEN: " << fen);
-  auto pos = parse_fen(fen);
-  if (!pos) FAIL("rejected: " << pos.error().message());
-  return *pos;
-}
 
 Position play_line(Position pos, std::initializer_list<std::string_view> moves) {
   for (std::string_view san : moves) {
@@ -75,7 +70,7 @@ void check_line(std::initializer_list<std::pair<std::string_view, int>> moves) {
     const PublishedKey& published = published_keys[entry];
     INFO("after " << san << ": " << to_fen(pos) << " vs " << published.fen);
     CHECK(pos.key() == published.key);
-    CHECK(epd_of(pos) == epd_of(parse_ok(published.fen)));
+    CHECK(epd_of(pos) == epd_of(fen(published.fen)));
   }
 }
 
@@ -168,9 +163,9 @@ TEST_CASE("the Polyglot random table has the published first and last values") {
 }
 
 TEST_CASE("parsed FENs have the published Polyglot keys") {
-  for (const auto& [fen, key] : published_keys) {
-    INFO("FEN: " << fen);
-    CHECK(parse_ok(fen).key() == key);
+  for (const auto& [text, key] : published_keys) {
+    INFO("FEN: " << text);
+    CHECK(fen(text).key() == key);
   }
   CHECK(Position::start().key() == 0x463b96181691fc9cULL);
 }
@@ -189,9 +184,9 @@ TEST_CASE("a position reached by play equals its FEN re-read after castling righ
        {play_line(Position(), {"e4", "e5", "Ke2"}), play_line(Position(), {"a4", "b5", "Ra3"}),
         play_line(Position(), {"Nf3", "Nf6", "Rg1", "Rg8", "Rh1"}),
         play_line(Position(), {"e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O"})}) {
-    const std::string fen = to_fen(pos);
-    INFO(fen);
-    const Position back = parse_ok(fen);
+    const std::string text = to_fen(pos);
+    INFO(text);
+    const Position back = fen(text);
     CHECK(back.key() == pos.key());
     CHECK(back == pos);
   }
@@ -217,8 +212,8 @@ TEST_CASE(
     "the incremental key equals the key of the FEN re-read over random games from a middlegame") {
   std::mt19937 rng(77);
   PlayoutStats stats;
-  random_games(parse_ok("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"), 50,
-               120, rng, stats);
+  random_games(fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"), 50, 120,
+               rng, stats);
   CHECK(stats.castlings > 10);
   CHECK(stats.promotions > 10);
 }
@@ -230,7 +225,7 @@ TEST_CASE("the incremental key equals the key of the FEN re-read over random Che
   PlayoutStats stats;
   int chess960_starts = 0;
   for (std::size_t i = 0; i < starts.size(); i += 40) {
-    const Position start = parse_ok(starts[i]);
+    const Position start = fen(starts[i]);
     chess960_starts += start.is_chess960();
     random_games(start, 8, 120, rng, stats);
   }
@@ -242,17 +237,17 @@ TEST_CASE("the incremental key equals the key of the FEN re-read over random Che
 TEST_CASE("positions differing only in side to move have different keys") {
   for (std::string_view board : {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
                                  "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R"}) {
-    const Position w = parse_ok(std::string(board) + " w KQkq - 0 1");
-    const Position b = parse_ok(std::string(board) + " b KQkq - 0 1");
+    const Position w = fen(std::string(board) + " w KQkq - 0 1");
+    const Position b = fen(std::string(board) + " b KQkq - 0 1");
     CHECK(w.key() != b.key());
     CHECK((w.key() ^ b.key()) == zobrist::white_to_move());
   }
   // A null move changes only the side to move.
-  Position pos = parse_ok("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+  Position pos = fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
   const Key before = pos.key();
   pos.play_null();
   CHECK((pos.key() ^ before) == zobrist::white_to_move());
-  CHECK(pos.key() == parse_ok(to_fen(pos)).key());
+  CHECK(pos.key() == fen(to_fen(pos)).key());
 }
 
 TEST_CASE("positions differing only in castling rights have different keys") {
@@ -260,8 +255,7 @@ TEST_CASE("positions differing only in castling rights have different keys") {
                             "q", "Kq", "Qq", "KQq", "kq", "Kkq", "Qkq", "KQkq"};
   std::vector<Key> keys;
   for (int bits = 0; bits < 16; ++bits) {
-    const Position pos =
-        parse_ok(std::string("r3k2r/8/8/8/8/8/8/R3K2R w ") + rights[bits] + " - 0 1");
+    const Position pos = fen(std::string("r3k2r/8/8/8/8/8/8/R3K2R w ") + rights[bits] + " - 0 1");
     REQUIRE(pos.castling_rights() == bits);
     Key expected = keys.empty() ? pos.key() : keys[0];
     for (int i = 0; i < 4; ++i)
@@ -284,9 +278,9 @@ TEST_CASE("positions differing only in castling rights have different keys") {
 
 TEST_CASE("positions differing only in en passant availability have different keys") {
   const std::string board = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq ";
-  const Position f6 = parse_ok(board + "f6 0 3");
-  const Position d6 = parse_ok(board + "d6 0 3");
-  const Position none = parse_ok(board + "- 0 3");
+  const Position f6 = fen(board + "f6 0 3");
+  const Position d6 = fen(board + "d6 0 3");
+  const Position none = fen(board + "- 0 3");
   CHECK(f6.key() != none.key());
   CHECK(d6.key() != none.key());
   CHECK(f6.key() != d6.key());
@@ -306,8 +300,8 @@ TEST_CASE("positions differing only in en passant availability have different ke
 
 TEST_CASE("an en passant square no pawn can use does not change the key") {
   // 1.e4: no black pawn beside e4 (the Polyglot rule).
-  const Position with = parse_ok("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
-  const Position without = parse_ok("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+  const Position with = fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+  const Position without = fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
   CHECK(with.key() == without.key());
   CHECK(play_line(Position(), {"e4"}).key() == without.key());
 }

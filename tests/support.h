@@ -1,0 +1,108 @@
+// Helpers shared by the test executables: temporary directories, whole files, shell commands,
+// white space and FEN positions. Header-only. A helper that can fail fails the running test case
+// (REQUIRE) rather than hand back a result a test could take for a real one.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+#include "pgn/fen.h"
+#include "pgn/position.h"
+
+namespace pgndb::test {
+
+// A fresh, empty directory under the system's temporary directory (mkdtemp), removed with its
+// contents when the object goes. `dir / "name"` is the path of an entry in it.
+class TempDir {
+ public:
+  TempDir() {
+    std::string name = (std::filesystem::temp_directory_path() / "pgndb-test-XXXXXX").string();
+    if (!mkdtemp(name.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = name;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(std::string_view name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// The bytes of the file at `path`; REQUIREs that it opens.
+inline std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  INFO(path.string());
+  REQUIRE(in.good());
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Writes `text` to `path` as it is (binary), replacing the file; REQUIREs that the write worked.
+inline void write_file(const std::filesystem::path& path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(text.data(), std::streamsize(text.size()));
+  REQUIRE(out.good());
+}
+
+// `text` with each run of white space (space, tab, CR, LF) as one space, and none at either end.
+inline std::string squeeze(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    const bool space = c == ' ' || c == '\n' || c == '\r' || c == '\t';
+    if (space) {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  if (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+struct CommandResult {
+  int exit_code;
+  std::string out;  // standard output only: redirect standard error in the command if needed
+};
+
+// Runs `shell_command` with /bin/sh (popen) and waits for it, collecting its standard output.
+// REQUIREs that it started and exited normally (not killed by a signal); its exit code is for
+// the caller to check.
+inline CommandResult run_command(const std::string& shell_command) {
+  FILE* pipe = popen(shell_command.c_str(), "r");
+  REQUIRE(pipe);
+  std::string out;
+  char buffer[4096];
+  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+  const int status = pclose(pipe);
+  REQUIRE(WIFEXITED(status));
+  return {WEXITSTATUS(status), out};
+}
+
+// The position the FEN (or EPD) `text` describes; REQUIREs that parse_fen accepts it, and on
+// failure shows the text and parse_fen's message.
+inline pgn::Position fen(std::string_view text) {
+  auto pos = pgn::parse_fen(text);
+  INFO("FEN: " << text << (pos ? std::string() : "\nrejected: " + pos.error().message()));
+  REQUIRE(pos.has_value());
+  return *pos;
+}
+
+}  // namespace pgndb::test
