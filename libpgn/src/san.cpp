@@ -57,6 +57,7 @@ std::string_view strip_suffixes(std::string_view s) {
       s.remove_suffix(1);
       changed = true;
     }
+    if (s.empty() || (s.back() != '.' && s.back() != 'p')) break;  // the common case
     for (std::string_view ep : {"e.p.", "ep"}) {
       if (s.size() > ep.size() + 1 && s.ends_with(ep) && is_rank(s[s.size() - ep.size() - 1])) {
         s.remove_suffix(ep.size());
@@ -138,6 +139,10 @@ bool matches(const Position& pos, Move m, const MoveSpec& spec, bool via_king_de
 bool leaves_king_safe(const Position& pos, Square from, Square to, Square captured) {
   const Color us = pos.side_to_move(), them = ~us;
   const bool king_moves = pos.piece_on(from) == make_piece(us, King);
+  // Out of check, a piece off every line through its king exposes nothing by moving (en
+  // passant, which also lifts the captured pawn, takes the full test).
+  if (!king_moves && captured == to && !pos.in_check() && !line_bb(pos.king_square(us), from))
+    return true;
   const Square ksq = king_moves ? to : pos.king_square(us);
   const Bitboard occupied =
       (pos.occupied() ^ square_bb(from) ^ square_bb(captured)) | square_bb(to);
@@ -216,17 +221,19 @@ std::expected<Move, SanError> parse_san(const Position& pos, std::string_view te
   std::string_view s = strip_suffixes(text);
   if (s.empty()) return std::unexpected(make_error(SanErrorKind::Syntax, pos, text));
 
-  if (s == "--" || s == "Z0" || s == "0000" || s == "@@@@") {
-    if (pos.in_check())
-      return std::unexpected(
-          make_error(SanErrorKind::Illegal, pos, text, "a null move while in check"));
-    return Move::null();
+  // Null moves and castling start with one of these; ordinary moves never do.
+  if (const char c = s[0]; c == '-' || c == 'Z' || c == '0' || c == '@' || c == 'O') {
+    if (s == "--" || s == "Z0" || s == "0000" || s == "@@@@") {
+      if (pos.in_check())
+        return std::unexpected(
+            make_error(SanErrorKind::Illegal, pos, text, "a null move while in check"));
+      return Move::null();
+    }
+    if (s == "O-O" || s == "0-0" || s == "OO" || s == "00")
+      return parse_castling(pos, text, KingSide);
+    if (s == "O-O-O" || s == "0-0-0" || s == "OOO" || s == "000")
+      return parse_castling(pos, text, QueenSide);
   }
-
-  if (s == "O-O" || s == "0-0" || s == "OO" || s == "00")
-    return parse_castling(pos, text, KingSide);
-  if (s == "O-O-O" || s == "0-0-0" || s == "OOO" || s == "000")
-    return parse_castling(pos, text, QueenSide);
 
   MoveSpec spec;
   if (!parse_spec(s, spec)) return std::unexpected(make_error(SanErrorKind::Syntax, pos, text));
