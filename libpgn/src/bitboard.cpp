@@ -11,6 +11,8 @@ Bitboard king_table[64];
 Bitboard pawn_table[2][64];
 Bitboard between_table[64][64];
 Bitboard line_table[64][64];
+Bitboard rook_rays[64];
+Bitboard bishop_rays[64];
 
 namespace {
 
@@ -130,6 +132,8 @@ struct TableInit {
       king_table[sq] = step_attacks(s, king_steps);
       pawn_table[White][sq] = pawn_attacks_bb<White>(square_bb(s));
       pawn_table[Black][sq] = pawn_attacks_bb<Black>(square_bb(s));
+      rook_rays[sq] = slow_attacks(rook_dirs, s, 0);
+      bishop_rays[sq] = slow_attacks(bishop_dirs, s, 0);
     }
     init_sliders(rook_magics, rook_table, rook_dirs);
     init_sliders(bishop_magics, bishop_table, bishop_dirs);

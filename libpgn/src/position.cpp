@@ -53,8 +53,20 @@ Bitboard Position::attackers_to(Square s, Bitboard occupied) const {
          (bishop_attacks(s, occupied) & (by_type_[Bishop] | by_type_[Queen]));
 }
 
+// Sliders are found by their rays and the squares between, which stay in cache, rather than
+// by the attack tables: this runs after every move of every game replayed.
 void Position::update_checkers() {
-  checkers_ = attackers_to(king_square(side_)) & by_color_[~side_];
+  const Square ksq = king_square(side_);
+  const Color them = ~side_;
+  checkers_ = (pawn_attacks(side_, ksq) & pieces(them, Pawn)) |
+              (knight_attacks(ksq) & pieces(them, Knight));
+  Bitboard snipers = (rook_rays(ksq) & pieces(them, Rook, Queen)) |
+                     (bishop_rays(ksq) & pieces(them, Bishop, Queen));
+  const Bitboard occupied = this->occupied();
+  while (snipers) {
+    const Square s = pop_lsb(snipers);
+    if (!(between_bb(ksq, s) & occupied & ~square_bb(s))) checkers_ |= square_bb(s);
+  }
 }
 
 // Called with the side that made the double step still to move.

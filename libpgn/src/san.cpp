@@ -147,11 +147,18 @@ bool leaves_king_safe(const Position& pos, Square from, Square to, Square captur
   const Bitboard occupied =
       (pos.occupied() ^ square_bb(from) ^ square_bb(captured)) | square_bb(to);
   const Bitboard enemies = pos.pieces(them) & ~square_bb(captured);
-  return !((pawn_attacks(us, ksq) & pos.pieces(Pawn) & enemies) |
-           (knight_attacks(ksq) & pos.pieces(Knight) & enemies) |
-           (king_attacks(ksq) & pos.pieces(King) & enemies) |
-           (bishop_attacks(ksq, occupied) & (pos.pieces(Bishop) | pos.pieces(Queen)) & enemies) |
-           (rook_attacks(ksq, occupied) & (pos.pieces(Rook) | pos.pieces(Queen)) & enemies));
+  if ((pawn_attacks(us, ksq) & pos.pieces(Pawn) & enemies) |
+      (knight_attacks(ksq) & pos.pieces(Knight) & enemies) |
+      (king_attacks(ksq) & pos.pieces(King) & enemies))
+    return false;
+  Bitboard snipers = ((bishop_rays(ksq) & (pos.pieces(Bishop) | pos.pieces(Queen))) |
+                      (rook_rays(ksq) & (pos.pieces(Rook) | pos.pieces(Queen)))) &
+                     enemies;
+  while (snipers) {
+    const Square s = pop_lsb(snipers);
+    if (!(between_bb(ksq, s) & occupied & ~square_bb(s))) return false;
+  }
+  return true;
 }
 
 // The one legal move `spec` names, found from the destination square backwards; Move::none()
@@ -168,11 +175,20 @@ Move resolve_fast(const Position& pos, const MoveSpec& spec) {
 
   if (spec.piece != Pawn) {
     if (spec.promotion != NoPieceType) return Move::none();
-    Bitboard candidates =
-        attacks_bb(spec.piece, to, pos.occupied()) & pos.pieces(us, spec.piece) & from_mask;
+    // Sliders are tested by the squares between (small tables, in cache) instead of by an
+    // attack-table lookup from the destination.
+    const PieceType pt = spec.piece;
+    const Bitboard reach = pt == Knight   ? knight_attacks(to)
+                           : pt == King   ? king_attacks(to)
+                           : pt == Bishop ? bishop_rays(to)
+                           : pt == Rook   ? rook_rays(to)
+                                          : bishop_rays(to) | rook_rays(to);
+    Bitboard candidates = reach & pos.pieces(us, pt) & from_mask;
+    const bool slider = pt == Bishop || pt == Rook || pt == Queen;
     Move found = Move::none();
     while (candidates) {
       Square from = pop_lsb(candidates);
+      if (slider && (between_bb(from, to) & pos.occupied() & ~square_bb(to))) continue;
       if (!leaves_king_safe(pos, from, to, to)) continue;
       if (!found.is_none()) return Move::none();  // ambiguous
       found = Move(from, to);
