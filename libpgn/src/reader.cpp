@@ -1,6 +1,7 @@
 #include "pgn/reader.h"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 
@@ -57,17 +58,24 @@ int nag_of_symbol(std::string_view s) {
 
 namespace {
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-// Characters a SAN, LAN or UCI move may hold (the annotations `!?` come after).
-bool is_move_char(char c) {
-  return is_alpha(c) || is_digit(c) || c == '=' || c == '+' || c == '#' || c == '-' || c == ':' ||
-         c == '/' || c == '.' || c == '@';
-}
-bool is_symbol_char(char c) { return c == '+' || c == '-' || c == '=' || c == '/'; }
+// Character classes by table: the tokenizer asks one of these for every byte it reads.
+enum CharClass : std::uint8_t { Space = 1, Digit = 2, Alpha = 4, MoveChar = 8, SymbolChar = 16 };
+constexpr std::array<std::uint8_t, 256> char_classes = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (char c : {' ', '\t', '\n', '\r', '\f', '\v'}) t[std::uint8_t(c)] |= Space;
+  for (int c = '0'; c <= '9'; ++c) t[c] |= Digit | MoveChar;
+  for (int c = 'a'; c <= 'z'; ++c) t[c] |= Alpha | MoveChar;
+  for (int c = 'A'; c <= 'Z'; ++c) t[c] |= Alpha | MoveChar;
+  // Characters a SAN, LAN or UCI move may hold (the annotations `!?` come after).
+  for (char c : {'=', '+', '#', '-', ':', '/', '.', '@'}) t[std::uint8_t(c)] |= MoveChar;
+  for (char c : {'+', '-', '=', '/'}) t[std::uint8_t(c)] |= SymbolChar;
+  return t;
+}();
+bool is_space(char c) { return char_classes[std::uint8_t(c)] & Space; }
+bool is_digit(char c) { return char_classes[std::uint8_t(c)] & Digit; }
+bool is_alpha(char c) { return char_classes[std::uint8_t(c)] & Alpha; }
+bool is_move_char(char c) { return char_classes[std::uint8_t(c)] & MoveChar; }
+bool is_symbol_char(char c) { return char_classes[std::uint8_t(c)] & SymbolChar; }
 
 bool is_result(std::string_view t) {
   return t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*" || t == "1/2" ||
