@@ -15,13 +15,21 @@ void declare_check(po::options_description&, po::positional_options_description&
 int run_check(const po::variables_map&);
 void declare_normalize(po::options_description&, po::positional_options_description&);
 int run_normalize(const po::variables_map&);
+void declare_import(po::options_description&, po::positional_options_description&);
+int run_import(const po::variables_map&);
+void declare_rejects(po::options_description&, po::positional_options_description&);
+int run_rejects(const po::variables_map&);
 
 std::span<const Command> commands() {
-  static const std::array<Command, 3> all = {{
+  static const std::array<Command, 5> all = {{
       {"check", "replay every game and report each problem as FILE:LINE:COL", "pgndb check FILE...",
        declare_check, run_check},
       {"normalize", "rewrite games in PGN export format (canonical SAN, NAGs, 80 columns)",
        "pgndb normalize FILE... [-o OUT] [--skip-errors]", declare_normalize, run_normalize},
+      {"import", "store games in a database (games that cannot be replayed are quarantined)",
+       "pgndb import --db DIR FILE...", declare_import, run_import},
+      {"rejects", "write the quarantined games back out, as they were written",
+       "pgndb rejects --db DIR [-o FILE]", declare_rejects, run_rejects},
       {"perft", "count the leaf nodes of the legal move tree (move generator check)",
        "pgndb perft [--fen FEN] --depth N [--divide]", declare_perft, run_perft},
   }};

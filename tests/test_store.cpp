@@ -4,6 +4,7 @@
 #include <rocksdb/db.h>
 
 #include <string>
+#include <vector>
 
 #include "pgndb/index/store.h"
 #include "support.h"
@@ -39,11 +40,18 @@ TEST_CASE("a database of another schema version is refused, naming both versions
   const std::string path = (tmp / "db").string();
   REQUIRE(Store::open(path));
   {
+    // Open it as RocksDB alone would, with every column family it has.
+    std::vector<std::string> names;
+    REQUIRE(rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), path, &names).ok());
+    std::vector<rocksdb::ColumnFamilyDescriptor> families;
+    for (const auto& name : names) families.emplace_back(name, rocksdb::ColumnFamilyOptions());
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;
     rocksdb::DB* raw = nullptr;
-    REQUIRE(rocksdb::DB::Open(rocksdb::Options(), path, &raw).ok());
+    REQUIRE(rocksdb::DB::Open(rocksdb::DBOptions(), path, families, &handles, &raw).ok());
     std::unique_ptr<rocksdb::DB> db(raw);
     REQUIRE(
         db->Put(rocksdb::WriteOptions(), "meta:schema_version", std::string("\0\0\0\x63", 4)).ok());
+    for (auto* h : handles) REQUIRE(db->DestroyColumnFamilyHandle(h).ok());
   }
   auto store = Store::open(path);
   REQUIRE_FALSE(store);

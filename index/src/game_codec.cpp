@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 
+#include "bytes.h"
 #include "pgn/fen.h"
 #include "pgn/movegen.h"
 #include "pgn/text.h"
@@ -52,23 +53,9 @@ void sorted_legal_moves(const pgn::Position& pos, pgn::MoveList& list, unsigned 
 
 // --- Writing ---
 
-void put_varint(std::string& out, std::uint64_t v) {
-  while (v >= 0x80) {
-    out += char(std::uint8_t(v) | 0x80);
-    v >>= 7;
-  }
-  out += char(v);
-}
-
-void put_string(std::string& out, std::string_view s) {
-  put_varint(out, s.size());
-  out += s;
-}
-
-void put_strings(std::string& out, const std::vector<std::string>& strings) {
-  put_varint(out, strings.size());
-  for (const auto& s : strings) put_string(out, s);
-}
+using bytes::put_string;
+using bytes::put_strings;
+using bytes::put_varint;
 
 void put_move(std::string& out, const pgn::Position& pos, pgn::Move m) {
   if (m.is_null()) {
@@ -127,41 +114,14 @@ class Decoder {
   std::expected<pgn::GameRecord, Status> game();
 
  private:
-  bool byte(std::uint8_t& b) {
-    if (in_.empty()) return false;
-    b = std::uint8_t(in_.front());
-    in_.remove_prefix(1);
-    return true;
-  }
-  bool varint(std::uint64_t& v) {
-    v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      std::uint8_t b;
-      if (!byte(b)) return false;
-      v |= std::uint64_t(b & 0x7F) << shift;
-      if (!(b & 0x80)) return true;
-    }
-    return false;
-  }
-  bool string(std::string& s) {
-    std::uint64_t n;
-    if (!varint(n) || n > in_.size()) return false;
-    s.assign(in_.substr(0, n));
-    in_.remove_prefix(n);
-    return true;
-  }
-  bool strings(std::vector<std::string>& out) {
-    std::uint64_t n;
-    if (!varint(n) || n > in_.size()) return false;
-    out.resize(n);
-    for (auto& s : out)
-      if (!string(s)) return false;
-    return true;
-  }
+  bool byte(std::uint8_t& b) { return in_.byte(b); }
+  bool varint(std::uint64_t& v) { return in_.varint(v); }
+  bool string(std::string& s) { return in_.string(s); }
+  bool strings(std::vector<std::string>& out) { return in_.strings(out); }
   bool move(const pgn::Position& pos, std::uint8_t first, pgn::Move& m);
   bool line(pgn::Line& line, pgn::Position pos, int depth);
 
-  std::string_view in_;
+  bytes::Reader in_;
   pgn::MoveList list_;
   unsigned keys_[512];
 };
@@ -194,7 +154,7 @@ bool Decoder::move(const pgn::Position& pos, std::uint8_t first, pgn::Move& m) {
 
 bool Decoder::line(pgn::Line& out, pgn::Position pos, int depth) {
   std::uint64_t count;
-  if (depth > 10000 || !varint(count) || count > in_.size()) return false;
+  if (depth > 10000 || !varint(count) || count > in_.remaining()) return false;
   out.resize(count);
   for (pgn::MoveNode& node : out) {
     std::uint8_t first;
@@ -207,7 +167,7 @@ bool Decoder::line(pgn::Line& out, pgn::Position pos, int depth) {
       if (!byte(flags) || flags == 0 || flags >= 32) return false;
       if (flags & HasNags) {
         std::uint64_t n;
-        if (!varint(n) || n > in_.size()) return false;
+        if (!varint(n) || n > in_.remaining()) return false;
         node.nags.resize(n);
         for (auto& nag : node.nags)
           if (!byte(nag)) return false;
@@ -216,7 +176,7 @@ bool Decoder::line(pgn::Line& out, pgn::Position pos, int depth) {
       if ((flags & HasCommentsAfter) && !strings(node.comments_after)) return false;
       if (flags & HasVariations) {
         std::uint64_t n;
-        if (!varint(n) || n > in_.size()) return false;
+        if (!varint(n) || n > in_.remaining()) return false;
         node.variations.resize(n);
         for (auto& variation : node.variations)
           if (!line(variation, pos, depth + 1)) return false;
@@ -244,7 +204,7 @@ std::expected<pgn::GameRecord, Status> Decoder::game() {
   game.result = results[result];
 
   std::uint64_t tags;
-  if (!varint(tags) || tags > in_.size()) return corrupt("bad tag count");
+  if (!varint(tags) || tags > in_.remaining()) return corrupt("bad tag count");
   game.tags.resize(tags);
   for (auto& [name, value] : game.tags) {
     std::uint8_t code;

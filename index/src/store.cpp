@@ -2,25 +2,26 @@
 
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
+#include <rocksdb/write_batch.h>
 
+#include <vector>
+
+#include "bytes.h"
 #include "pgn/text.h"
+#include "pgndb/index/game_codec.h"
 
 namespace pgndb::index {
 
 namespace {
 
-// Key of the schema version in the default column family; the value is 4 bytes big-endian.
+// Keys of the default column family (docs/storage.md). Values are 4 bytes, big-endian.
 constexpr std::string_view version_key = "meta:schema_version";
+constexpr std::string_view game_count_key = "meta:game_count";
+constexpr std::string_view reject_count_key = "meta:reject_count";
 
-std::string encode_u32(std::uint32_t v) {
-  return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
-}
-
-std::uint32_t decode_u32(std::string_view s) {
-  std::uint32_t v = 0;
-  for (char c : s) v = (v << 8) | std::uint8_t(c);
-  return v;
-}
+// Column families, in the order the handles are kept.
+enum Family { Default, Games, Rejects, FamilyCount };
+constexpr std::string_view family_names[FamilyCount] = {"default", "games", "rejects"};
 
 Status from_rocksdb(const rocksdb::Status& s, std::string_view context) {
   using Code = Status::Code;
@@ -31,12 +32,86 @@ Status from_rocksdb(const rocksdb::Status& s, std::string_view context) {
   return Status::error(code, pgn::cat(context, ": ", s.ToString()));
 }
 
+std::string encode_reject(const Reject& r) {
+  std::string out;
+  bytes::put_string(out, r.source);
+  bytes::put_varint(out, r.location.line);
+  bytes::put_varint(out, r.location.column);
+  bytes::put_string(out, r.error);
+  bytes::put_string(out, r.text);
+  return out;
+}
+
 }  // namespace
 
 struct Store::Impl {
   std::unique_ptr<rocksdb::DB> db;
+  std::vector<rocksdb::ColumnFamilyHandle*> families;
   std::uint32_t version = 0;
+  std::uint32_t games = 0, rejects = 0;  // committed counts
+
+  ~Impl() {
+    for (auto* f : families)
+      if (db) db->DestroyColumnFamilyHandle(f).PermitUncheckedError();
+  }
+
+  std::expected<std::uint32_t, Status> read_count(std::string_view key) {
+    std::string value;
+    rocksdb::Status s = db->Get(rocksdb::ReadOptions(), families[Default], key, &value);
+    if (s.IsNotFound()) return 0;
+    if (!s.ok()) return std::unexpected(from_rocksdb(s, pgn::cat("reading ", key)));
+    return bytes::read_big_endian32(value);
+  }
 };
+
+struct WriteBatch::Impl {
+  Store::Impl* store;
+  rocksdb::WriteBatch batch;
+  std::uint32_t next_game, next_reject;  // ids the next additions get
+  std::size_t games = 0;
+  std::string scratch;
+};
+
+WriteBatch::WriteBatch(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+WriteBatch::WriteBatch(WriteBatch&&) noexcept = default;
+WriteBatch::~WriteBatch() = default;
+
+std::uint32_t WriteBatch::add_game(const pgn::GameRecord& game) {
+  const std::uint32_t id = impl_->next_game++;
+  impl_->scratch.clear();
+  encode_game(game, impl_->scratch);
+  impl_->batch.Put(impl_->store->families[Games], bytes::big_endian32(id), impl_->scratch)
+      .PermitUncheckedError();
+  ++impl_->games;
+  return id;
+}
+
+void WriteBatch::add_reject(const Reject& reject) {
+  const std::uint32_t id = impl_->next_reject++;
+  impl_->batch.Put(impl_->store->families[Rejects], bytes::big_endian32(id), encode_reject(reject))
+      .PermitUncheckedError();
+}
+
+std::size_t WriteBatch::games() const { return impl_->games; }
+
+Status WriteBatch::commit() {
+  Store::Impl& store = *impl_->store;
+  const std::uint32_t games = impl_->next_game - 1, rejects = impl_->next_reject - 1;
+  // The counters go in the same atomic batch as what they count.
+  impl_->batch.Put(store.families[Default], game_count_key, bytes::big_endian32(games))
+      .PermitUncheckedError();
+  impl_->batch.Put(store.families[Default], reject_count_key, bytes::big_endian32(rejects))
+      .PermitUncheckedError();
+  rocksdb::WriteOptions options;
+  options.sync = true;  // a committed batch survives a power loss
+  rocksdb::Status s = store.db->Write(options, &impl_->batch);
+  if (!s.ok()) return from_rocksdb(s, "writing games");
+  store.games = games;
+  store.rejects = rejects;
+  impl_->batch.Clear();
+  impl_->games = 0;
+  return Status::ok();
+}
 
 Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Store::Store(Store&&) noexcept = default;
@@ -44,37 +119,84 @@ Store& Store::operator=(Store&&) noexcept = default;
 Store::~Store() = default;
 
 std::uint32_t Store::version() const { return impl_->version; }
+std::uint32_t Store::game_count() const { return impl_->games; }
+std::uint32_t Store::reject_count() const { return impl_->rejects; }
+
+WriteBatch Store::begin_batch() {
+  auto batch = std::make_unique<WriteBatch::Impl>();
+  batch->store = impl_.get();
+  batch->next_game = impl_->games + 1;
+  batch->next_reject = impl_->rejects + 1;
+  return WriteBatch(std::move(batch));
+}
+
+std::expected<pgn::GameRecord, Status> Store::game(std::uint32_t id) const {
+  std::string value;
+  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Games],
+                                     bytes::big_endian32(id), &value);
+  if (!s.ok()) return std::unexpected(from_rocksdb(s, pgn::cat("reading game ", id)));
+  return decode_game(value);
+}
+
+std::expected<Reject, Status> Store::reject(std::uint32_t id) const {
+  std::string value;
+  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Rejects],
+                                     bytes::big_endian32(id), &value);
+  if (!s.ok()) return std::unexpected(from_rocksdb(s, pgn::cat("reading reject ", id)));
+  Reject r;
+  bytes::Reader in(value);
+  std::uint64_t line = 0, column = 0;
+  if (!in.string(r.source) || !in.varint(line) || !in.varint(column) || !in.string(r.error) ||
+      !in.string(r.text) || !in.empty())
+    return std::unexpected(
+        Status::error(Status::Code::Corruption, pgn::cat("stored reject ", id, " is damaged")));
+  r.location = {line, std::uint32_t(column)};
+  return r;
+}
 
 std::expected<Store, Status> Store::open(const std::string& path, const StoreOptions& options) {
-  rocksdb::Options db_options;
+  rocksdb::DBOptions db_options;
   db_options.create_if_missing = options.create_if_missing;
-  db_options.compression = rocksdb::kZSTD;
+  db_options.create_missing_column_families = true;
+  rocksdb::ColumnFamilyOptions family_options;
+  family_options.compression = rocksdb::kZSTD;
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  for (std::string_view name : family_names)
+    descriptors.emplace_back(std::string(name), family_options);
+
+  auto impl = std::make_unique<Impl>();
   rocksdb::DB* raw = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(db_options, path, &raw);
+  rocksdb::Status s = rocksdb::DB::Open(db_options, path, descriptors, &impl->families, &raw);
   if (!s.ok()) {
     if (!options.create_if_missing && s.IsInvalidArgument())
       return std::unexpected(Status::error(Status::Code::NotFound, "no database at " + path));
     return std::unexpected(from_rocksdb(s, "opening " + path));
   }
-  auto impl = std::make_unique<Impl>();
   impl->db.reset(raw);
 
   std::string value;
-  s = impl->db->Get(rocksdb::ReadOptions(), version_key, &value);
+  s = impl->db->Get(rocksdb::ReadOptions(), impl->families[Default], version_key, &value);
   if (s.IsNotFound()) {
-    s = impl->db->Put(rocksdb::WriteOptions(), version_key, encode_u32(schema_version));
+    s = impl->db->Put(rocksdb::WriteOptions(), impl->families[Default], version_key,
+                      bytes::big_endian32(schema_version));
     if (!s.ok()) return std::unexpected(from_rocksdb(s, "writing the schema version"));
-    impl->version = schema_version;
   } else if (!s.ok()) {
     return std::unexpected(from_rocksdb(s, "reading the schema version"));
-  } else if (value.size() != 4 || decode_u32(value) != schema_version) {
-    return std::unexpected(Status::error(
-        Status::Code::IncompatibleVersion,
-        pgn::cat(path, " holds schema version ", value.size() == 4 ? decode_u32(value) : 0,
-                 ", this pgndb reads version ", schema_version)));
-  } else {
-    impl->version = schema_version;
+  } else if (value.size() != 4 || bytes::read_big_endian32(value) != schema_version) {
+    return std::unexpected(
+        Status::error(Status::Code::IncompatibleVersion,
+                      pgn::cat(path, " holds schema version ",
+                               value.size() == 4 ? bytes::read_big_endian32(value) : 0,
+                               ", this pgndb reads version ", schema_version)));
   }
+  impl->version = schema_version;
+
+  auto games = impl->read_count(game_count_key);
+  if (!games) return std::unexpected(games.error());
+  auto rejects = impl->read_count(reject_count_key);
+  if (!rejects) return std::unexpected(rejects.error());
+  impl->games = *games;
+  impl->rejects = *rejects;
   return Store(std::move(impl));
 }
 

@@ -1,23 +1,57 @@
-// The on-disk database: a RocksDB directory whose layout version is stored in it and checked on
-// every open, so that a pgndb never reads a database written in a format it does not know.
+// The on-disk database: a RocksDB directory (layout in docs/storage.md) whose schema version is
+// stored in it and checked on every open, so that a pgndb never reads a database written in a
+// format it does not know. No RocksDB type appears here.
 #pragma once
 
 #include <cstdint>
 #include <expected>
 #include <memory>
 #include <string>
+#include <string_view>
 
+#include "pgn/game_record.h"
+#include "pgn/reader.h"
 #include "pgndb/index/status.h"
 
 namespace pgndb::index {
 
-// Bumped whenever the key or value layout of any column family changes (docs/storage-format.md).
-inline constexpr std::uint32_t schema_version = 1;
+// Bumped whenever the key or value layout of any column family changes (docs/storage.md).
+inline constexpr std::uint32_t schema_version = 2;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path
   // without a database fails with NotFound.
   bool create_if_missing = true;
+};
+
+// A game that could not be replayed, kept as it was written (the quarantine).
+struct Reject {
+  std::string source;  // the file it came from
+  pgn::Location location;
+  std::string error;
+  std::string text;  // the game's original text
+};
+
+class Store;
+
+// Games and rejects written together: commit() stores all of them atomically (each game with
+// everything that belongs to it, or nothing), so an interrupted import leaves whole games.
+class WriteBatch {
+ public:
+  ~WriteBatch();
+  WriteBatch(WriteBatch&&) noexcept;
+
+  // Adds a replayed game; returns the id it will have.
+  std::uint32_t add_game(const pgn::GameRecord& game);
+  void add_reject(const Reject& reject);
+  std::size_t games() const;
+  [[nodiscard]] Status commit();
+
+ private:
+  friend class Store;
+  struct Impl;
+  explicit WriteBatch(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
 };
 
 class Store {
@@ -31,7 +65,19 @@ class Store {
   // The schema version recorded in the database.
   std::uint32_t version() const;
 
+  // A batch that writes into this store. Batches must be committed one at a time, in the order
+  // they were begun (ids are given at add_game()).
+  WriteBatch begin_batch();
+
+  std::uint32_t game_count() const;
+  std::uint32_t reject_count() const;
+  // Games have ids 1..game_count().
+  [[nodiscard]] std::expected<pgn::GameRecord, Status> game(std::uint32_t id) const;
+  // Rejects have ids 1..reject_count().
+  [[nodiscard]] std::expected<Reject, Status> reject(std::uint32_t id) const;
+
  private:
+  friend class WriteBatch;
   struct Impl;
   explicit Store(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;

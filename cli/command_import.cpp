@@ -1,0 +1,134 @@
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "command.h"
+#include "pgn/reader.h"
+#include "pgn/replay.h"
+#include "pgndb/index/input.h"
+#include "pgndb/index/store.h"
+
+namespace pgndb::cli {
+
+namespace {
+
+// Games per atomic batch: large enough to amortise the synchronous write, small enough that
+// an interrupted import loses little work.
+constexpr std::size_t batch_games = 2000;
+
+}  // namespace
+
+void declare_import(po::options_description& options,
+                    po::positional_options_description& positional) {
+  options.add_options()("db", po::value<std::string>()->required(),
+                        "database directory (created when it does not exist)")(
+      "files", po::value<std::vector<std::string>>()->required(),
+      "PGN files (`-` for standard input; `.zst` files are decompressed)");
+  positional.add("files", -1);
+}
+
+int run_import(const po::variables_map& vm) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string db_path = vm["db"].as<std::string>();
+  auto store = index::Store::open(db_path);
+  if (!store) {
+    std::cerr << "pgndb import: " << store.error().message() << '\n';
+    return Usage;
+  }
+  const std::uint32_t games_before = store->game_count(), rejects_before = store->reject_count();
+
+  pgn::ReplayVisitor replay({.keep_record = true, .keep_text = true});
+  for (const auto& file : vm["files"].as<std::vector<std::string>>()) {
+    auto source = index::open_pgn_input(file);
+    if (!source) {
+      std::cerr << "pgndb import: " << source.error() << '\n';
+      return Usage;
+    }
+    pgn::Reader reader(**source);
+    index::WriteBatch batch = store->begin_batch();
+    for (;;) {
+      auto more = reader.read_game(replay);
+      if (!more) {
+        std::cerr << "pgndb import: " << more.error() << '\n';
+        return Usage;
+      }
+      if (!*more) break;
+      // A game that cannot be replayed goes to the quarantine, whole, with its first error.
+      if (replay.has_error()) {
+        for (const auto& p : replay.problems()) {
+          if (p.severity != pgn::GameProblem::Severity::Error) continue;
+          batch.add_reject({file, p.location, p.message, replay.original_text()});
+          break;
+        }
+      } else {
+        batch.add_game(replay.record());
+      }
+      if (batch.games() >= batch_games) {
+        if (auto s = batch.commit(); !s.is_ok()) {
+          std::cerr << "pgndb import: " << s.message() << '\n';
+          return Usage;
+        }
+      }
+    }
+    if (auto s = batch.commit(); !s.is_ok()) {
+      std::cerr << "pgndb import: " << s.message() << '\n';
+      return Usage;
+    }
+  }
+
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::uint32_t imported = store->game_count() - games_before;
+  const std::uint32_t rejected = store->reject_count() - rejects_before;
+  std::cerr << "imported: " << imported << " games, rejected: " << rejected << ", in " << seconds
+            << " s (" << std::uint64_t(imported / std::max(seconds, 1e-9))
+            << " games/s); the database holds " << store->game_count() << " games and "
+            << store->reject_count() << " rejects\n";
+  return Success;
+}
+
+void declare_rejects(po::options_description& options, po::positional_options_description&) {
+  options.add_options()("db", po::value<std::string>()->required(), "database directory")(
+      "output,o", po::value<std::string>()->default_value("-"), "where to write (`-`: stdout)");
+}
+
+int run_rejects(const po::variables_map& vm) {
+  auto store = index::Store::open(vm["db"].as<std::string>(), {.create_if_missing = false});
+  if (!store) {
+    std::cerr << "pgndb rejects: " << store.error().message() << '\n';
+    return Usage;
+  }
+  std::FILE* out = stdout;
+  const std::string output = vm["output"].as<std::string>();
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> owned(nullptr, std::fclose);
+  if (output != "-") {
+    owned.reset(std::fopen(output.c_str(), "wb"));
+    if (!owned) {
+      std::cerr << "pgndb rejects: cannot write " << output << '\n';
+      return Usage;
+    }
+    out = owned.get();
+  }
+  // Each rejected game as it was written, after a comment saying why it was rejected.
+  for (std::uint32_t id = 1; id <= store->reject_count(); ++id) {
+    auto r = store->reject(id);
+    if (!r) {
+      std::cerr << "pgndb rejects: " << r.error().message() << '\n';
+      return Usage;
+    }
+    std::cerr << r->source << ':' << r->location.line << ':' << r->location.column
+              << ": error: " << r->error << '\n';
+    const std::string text = r->text + "\n\n";
+    if (std::fwrite(text.data(), 1, text.size(), out) != text.size()) {
+      std::cerr << "pgndb rejects: cannot write " << output << '\n';
+      return Usage;
+    }
+  }
+  return Success;
+}
+
+}  // namespace pgndb::cli

@@ -1,0 +1,136 @@
+// pgndb import: every game stored whole (exported back it equals normalize of its source),
+// games that cannot be replayed quarantined with their original text, counts that persist.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "pgn/reader.h"
+#include "pgn/replay.h"
+#include "pgn/writer.h"
+#include "pgndb/index/store.h"
+#include "support.h"
+
+namespace fs = std::filesystem;
+using pgndb::index::Store;
+using pgndb::test::run_command;
+using pgndb::test::TempDir;
+
+namespace {
+
+// What reading `files` as import reads them gives: the normalized text of each replayable game
+// and the original text of each game with an error, in order.
+struct Expected {
+  std::vector<std::string> games;
+  std::vector<std::string> rejects;
+};
+
+Expected read_expected(const std::vector<fs::path>& files) {
+  Expected e;
+  pgn::ReplayVisitor replay({.keep_record = true, .keep_text = true});
+  for (const auto& file : files) {
+    auto source = pgn::FileSource::open(file.string());
+    REQUIRE(source);
+    pgn::Reader reader(**source);
+    for (;;) {
+      auto more = reader.read_game(replay);
+      REQUIRE(more);
+      if (!*more) break;
+      if (replay.has_error()) {
+        e.rejects.push_back(replay.original_text());
+      } else {
+        std::string text;
+        pgn::write_game(replay.record(), text);
+        e.games.push_back(text);
+      }
+    }
+  }
+  return e;
+}
+
+std::string join_paths(const std::vector<fs::path>& files) {
+  std::string out;
+  for (const auto& f : files) out += " '" + f.string() + "'";
+  return out;
+}
+
+std::vector<fs::path> edge_files() {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::recursive_directory_iterator(fs::path(PGNDB_SHARED_DATA) / "edge"))
+    if (entry.path().extension() == ".pgn") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+TEST_CASE("import stores every game whole and quarantines the ones that cannot be replayed") {
+  TempDir tmp;
+  const fs::path db = tmp / "db";
+  std::vector<fs::path> files = edge_files();
+  for (const char* name : {"Kasparov.pgn", "Paehtz.pgn"})
+    files.push_back(fs::path(PGNDB_SHARED_DATA) / "corpus" / name);
+  const Expected expected = read_expected(files);
+  REQUIRE(expected.games.size() > 5000);
+  REQUIRE(expected.rejects.size() > 10);
+
+  const auto r = run_command(std::string(PGNDB_BINARY) + " import --db '" + db.string() + "'" +
+                             join_paths(files) + " 2>&1");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("imported: " + std::to_string(expected.games.size()) + " games, rejected: " +
+                   std::to_string(expected.rejects.size())) != std::string::npos);
+
+  auto store = Store::open(db.string(), {.create_if_missing = false});
+  REQUIRE(store);
+  REQUIRE(store->game_count() == expected.games.size());
+  REQUIRE(store->reject_count() == expected.rejects.size());
+  for (std::uint32_t id = 1; id <= store->game_count(); ++id) {
+    auto game = store->game(id);
+    REQUIRE(game);
+    std::string text;
+    pgn::write_game(*game, text);
+    INFO("game " << id);
+    CHECK(text == expected.games[id - 1]);
+  }
+  for (std::uint32_t id = 1; id <= store->reject_count(); ++id) {
+    auto reject = store->reject(id);
+    REQUIRE(reject);
+    CHECK(reject->text == expected.rejects[id - 1]);
+    CHECK_FALSE(reject->error.empty());
+    CHECK(reject->location.line > 0);
+  }
+}
+
+TEST_CASE("pgndb rejects writes the quarantined games back as they were written") {
+  TempDir tmp;
+  const fs::path db = tmp / "db";
+  const fs::path bad = tmp / "bad.pgn";
+  const std::string good = "[Event \"good\"]\n\n1. e4 e5 2. Nf3 1-0";
+  const std::string illegal = "[Event \"bad\"]\n\n1. e4 e5 2. Ke3 Nc6 0-1";
+  pgndb::test::write_file(bad, good + "\n\n" + illegal + "\n");
+  auto r = run_command(std::string(PGNDB_BINARY) + " import --db '" + db.string() + "' '" +
+                       bad.string() + "' 2>&1");
+  CHECK(r.exit_code == 0);
+  r = run_command(std::string(PGNDB_BINARY) + " rejects --db '" + db.string() + "' 2>/dev/null");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == illegal + "\n\n");
+
+  // The counts persist, and a second import adds to them.
+  r = run_command(std::string(PGNDB_BINARY) + " import --db '" + db.string() + "' '" +
+                  bad.string() + "' 2>&1");
+  CHECK(r.exit_code == 0);
+  auto store = Store::open(db.string(), {.create_if_missing = false});
+  REQUIRE(store);
+  CHECK(store->game_count() == 2);
+  CHECK(store->reject_count() == 2);
+}
+
+TEST_CASE("pgndb rejects on a missing database is a one-line error, exit 2") {
+  TempDir tmp;
+  const auto r = run_command(std::string(PGNDB_BINARY) + " rejects --db '" +
+                             (tmp / "none").string() + "' 2>&1");
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.find("no database at") != std::string::npos);
+}
