@@ -9,6 +9,7 @@
 
 #include "pgn/reader.h"
 #include "pgn/replay.h"
+#include "pgn/san.h"
 #include "pgn/writer.h"
 #include "pgndb/index/store.h"
 #include "support.h"
@@ -133,4 +134,62 @@ TEST_CASE("pgndb rejects on a missing database is a one-line error, exit 2") {
                              (tmp / "none").string() + "' 2>&1");
   CHECK(r.exit_code == 2);
   CHECK(r.out.find("no database at") != std::string::npos);
+}
+
+TEST_CASE("the position index finds every game reaching a position, transpositions included") {
+  TempDir tmp;
+  const fs::path db = tmp / "db";
+  const fs::path games = tmp / "games.pgn";
+  // 1: reaches the position after 1.Nf3 Nf6 2.Nc3 by one order, 2: by another, 3: never,
+  // 4: reaches it twice (the knights go back and forth).
+  pgndb::test::write_file(games,
+                          "[Event \"1\"]\n\n1. Nf3 Nf6 2. Nc3 e6 *\n\n"
+                          "[Event \"2\"]\n\n1. Nc3 Nf6 2. Nf3 d5 *\n\n"
+                          "[Event \"3\"]\n\n1. e4 e5 *\n\n"
+                          "[Event \"4\"]\n\n1. Nf3 Nf6 2. Nc3 Ng8 3. Nb1 Nf6 4. Nc3 *\n");
+  const auto r = run_command(std::string(PGNDB_BINARY) + " import --db '" + db.string() + "' '" +
+                             games.string() + "' 2>&1");
+  REQUIRE(r.exit_code == 0);
+  auto store = Store::open(db.string(), {.create_if_missing = false});
+  REQUIRE(store);
+
+  auto after = [](std::initializer_list<const char*> moves) {
+    pgn::Position pos;
+    for (const char* san : moves) {
+      auto m = pgn::parse_san(pos, san);
+      REQUIRE(m);
+      pos.play(*m);
+    }
+    return pos;
+  };
+  auto describe = [](const std::vector<pgndb::index::PositionMatch>& matches) {
+    std::vector<std::string> out;
+    for (const auto& m : matches)
+      out.push_back(std::to_string(m.game) + "@" + std::to_string(m.ply) + ":" +
+                    (m.next.is_none() ? std::string("end") : std::to_string(m.next.raw())));
+    return out;
+  };
+
+  const pgn::Position target = after({"Nf3", "Nf6", "Nc3"});
+  auto found = store->find_position(target);
+  REQUIRE(found);
+  const pgn::Position p1 = target, p2 = after({"Nc3", "Nf6", "Nf3"});
+  auto e6 = pgn::parse_san(p1, "e6"), d5 = pgn::parse_san(p2, "d5"),
+       ng8 = pgn::parse_san(p1, "Ng8");
+  REQUIRE((e6 && d5 && ng8));
+  CHECK(describe(*found) == std::vector<std::string>{"1@3:" + std::to_string(e6->raw()),
+                                                     "2@3:" + std::to_string(d5->raw()),
+                                                     "4@3:" + std::to_string(ng8->raw()),
+                                                     "4@7:end"});
+
+  // The start position is in every game, at ply 0.
+  found = store->find_position(pgn::Position());
+  REQUIRE(found);
+  CHECK(found->size() == 4);
+  for (const auto& m : *found) CHECK(m.ply == 0);
+
+  // A position no game reaches.
+  found = store->find_position(after({"d4"}));
+  REQUIRE(found);
+  CHECK(found->empty());
 }

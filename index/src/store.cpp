@@ -1,14 +1,18 @@
 #include "pgndb/index/store.h"
 
 #include <rocksdb/db.h>
+#include <rocksdb/merge_operator.h>
 #include <rocksdb/options.h>
 #include <rocksdb/write_batch.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "bytes.h"
+#include "pgn/game.h"
 #include "pgn/text.h"
 #include "pgndb/index/game_codec.h"
+#include "position_runs.h"
 
 namespace pgndb::index {
 
@@ -20,8 +24,28 @@ constexpr std::string_view game_count_key = "meta:game_count";
 constexpr std::string_view reject_count_key = "meta:reject_count";
 
 // Column families, in the order the handles are kept.
-enum Family { Default, Games, Rejects, FamilyCount };
-constexpr std::string_view family_names[FamilyCount] = {"default", "games", "rejects"};
+enum Family { Default, Games, Rejects, Positions, FamilyCount };
+constexpr std::string_view family_names[FamilyCount] = {"default", "games", "rejects", "positions"};
+
+// Folds two runs of a position bucket into one sorted run, so that writing a game is a batch
+// of merges and compaction keeps one run per bucket.
+class PositionRunMerge final : public rocksdb::AssociativeMergeOperator {
+ public:
+  bool Merge(const rocksdb::Slice&, const rocksdb::Slice* existing, const rocksdb::Slice& value,
+             std::string* new_value, rocksdb::Logger*) const override {
+    std::vector<positions::Entry> a, b;
+    if (existing && !positions::decode_run(existing->ToStringView(), a)) return false;
+    if (!positions::decode_run(value.ToStringView(), b)) return false;
+    std::vector<positions::Entry> merged;
+    merged.reserve(a.size() + b.size());
+    std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(merged));
+    merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
+    new_value->clear();
+    positions::encode_run(merged, *new_value);
+    return true;
+  }
+  const char* Name() const override { return "pgndb.position_runs.1"; }
+};
 
 Status from_rocksdb(const rocksdb::Status& s, std::string_view context) {
   using Code = Status::Code;
@@ -70,6 +94,9 @@ struct WriteBatch::Impl {
   std::uint32_t next_game, next_reject;  // ids the next additions get
   std::size_t games = 0;
   std::string scratch;
+  // Position entries of this batch's games, by bucket number; one merge per touched bucket.
+  std::vector<std::vector<positions::Entry>> buckets =
+      std::vector<std::vector<positions::Entry>>(positions::bucket_count);
 };
 
 WriteBatch::WriteBatch(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -82,6 +109,20 @@ std::uint32_t WriteBatch::add_game(const pgn::GameRecord& game) {
   encode_game(game, impl_->scratch);
   impl_->batch.Put(impl_->store->families[Games], bytes::big_endian32(id), impl_->scratch)
       .PermitUncheckedError();
+  // Every position of the main line, the start and the end included.
+  pgn::Position pos = game.start;
+  auto index = [&](const pgn::Position& p) {
+    const pgn::Key key = pgn::repetition_key(p);
+    impl_->buckets[positions::bucket_of(key)].push_back({positions::suffix_of(key), id});
+  };
+  index(pos);
+  for (const pgn::MoveNode& node : game.moves) {
+    if (node.move.is_null())
+      pos.play_null();
+    else
+      pos.play(node.move);
+    index(pos);
+  }
   ++impl_->games;
   return id;
 }
@@ -97,6 +138,17 @@ std::size_t WriteBatch::games() const { return impl_->games; }
 Status WriteBatch::commit() {
   Store::Impl& store = *impl_->store;
   const std::uint32_t games = impl_->next_game - 1, rejects = impl_->next_reject - 1;
+  for (std::uint32_t bucket = 0; bucket < positions::bucket_count; ++bucket) {
+    auto& entries = impl_->buckets[bucket];
+    if (entries.empty()) continue;
+    std::sort(entries.begin(), entries.end());
+    entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
+    impl_->scratch.clear();
+    positions::encode_run(entries, impl_->scratch);
+    impl_->batch.Merge(store.families[Positions], positions::bucket_key_of(bucket), impl_->scratch)
+        .PermitUncheckedError();
+    entries.clear();
+  }
   // The counters go in the same atomic batch as what they count.
   impl_->batch.Put(store.families[Default], game_count_key, bytes::big_endian32(games))
       .PermitUncheckedError();
@@ -154,6 +206,42 @@ std::expected<Reject, Status> Store::reject(std::uint32_t id) const {
   return r;
 }
 
+std::expected<std::vector<PositionMatch>, Status> Store::find_position(
+    const pgn::Position& position) const {
+  const pgn::Key key = pgn::repetition_key(position);
+  std::string value;
+  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Positions],
+                                     positions::bucket_key(key), &value);
+  std::vector<PositionMatch> matches;
+  if (s.IsNotFound()) return matches;
+  if (!s.ok()) return std::unexpected(from_rocksdb(s, "reading the position index"));
+  std::vector<positions::Entry> entries;
+  if (!positions::decode_run(value, entries))
+    return std::unexpected(Status::error(Status::Code::Corruption, "position index damaged"));
+
+  // The index narrows to games whose positions share 40 bits of the key; replaying each
+  // candidate confirms it and finds the plies and the moves played from there.
+  const std::uint32_t suffix = positions::suffix_of(key);
+  auto first = std::lower_bound(entries.begin(), entries.end(), positions::Entry{suffix, 0});
+  for (auto it = first; it != entries.end() && it->suffix == suffix; ++it) {
+    auto game = this->game(it->game);
+    if (!game) return std::unexpected(game.error());
+    pgn::Position pos = game->start;
+    for (std::size_t ply = 0;; ++ply) {
+      const bool last = ply == game->moves.size();
+      if (pgn::repetition_key(pos) == key)
+        matches.push_back({it->game, int(ply), last ? pgn::Move::none() : game->moves[ply].move});
+      if (last) break;
+      const pgn::Move m = game->moves[ply].move;
+      if (m.is_null())
+        pos.play_null();
+      else
+        pos.play(m);
+    }
+  }
+  return matches;
+}
+
 std::expected<Store, Status> Store::open(const std::string& path, const StoreOptions& options) {
   rocksdb::DBOptions db_options;
   db_options.create_if_missing = options.create_if_missing;
@@ -163,6 +251,7 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
   for (std::string_view name : family_names)
     descriptors.emplace_back(std::string(name), family_options);
+  descriptors[Positions].options.merge_operator = std::make_shared<PositionRunMerge>();
 
   auto impl = std::make_unique<Impl>();
   rocksdb::DB* raw = nullptr;

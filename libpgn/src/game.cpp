@@ -7,19 +7,12 @@
 
 namespace pgn {
 
-namespace {
-
-// The key repetitions compare. Position::key() follows Polyglot and counts an en passant square
-// whenever a pawn stands beside the pawn that made the double step; FIDE (Law 9.2.3) counts it
-// only when the capture is legal, so drop it when it is not (e.g. that pawn is pinned).
 Key repetition_key(const Position& pos) {
   if (pos.en_passant() == NoSquare) return pos.key();
   for (Move m : legal_moves(pos))
     if (m.kind() == Move::EnPassant) return pos.key();
   return pos.key() ^ zobrist::en_passant_file(file_of(pos.en_passant()));
 }
-
-}  // namespace
 
 Game::Game(const Position& start) : position_(start), keys_{repetition_key(start)} {}
 

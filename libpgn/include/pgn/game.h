@@ -26,6 +26,12 @@ enum class DrawClaim {
   ThreefoldRepetition,
 };
 
+// The key that identifies a position as FIDE compares positions (Law 9.2.3): Position::key()
+// follows Polyglot and counts an en passant square whenever a pawn stands beside the pawn that
+// made the double step; this key counts it only when the capture is legal (drops it when, say,
+// that pawn is pinned). Repetitions and the database's position index use it.
+[[nodiscard]] Key repetition_key(const Position& pos);
+
 class Game {
  public:
   explicit Game(const Position& start = Position());

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pgn/game_record.h"
 #include "pgn/reader.h"
@@ -16,7 +17,7 @@
 namespace pgndb::index {
 
 // Bumped whenever the key or value layout of any column family changes (docs/storage.md).
-inline constexpr std::uint32_t schema_version = 2;
+inline constexpr std::uint32_t schema_version = 3;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path
@@ -30,6 +31,14 @@ struct Reject {
   pgn::Location location;
   std::string error;
   std::string text;  // the game's original text
+};
+
+// A game in which a position stands: at `ply` of its main line (0 = the start), with the move
+// played from it (Move::none() when the game ends there).
+struct PositionMatch {
+  std::uint32_t game;
+  int ply;
+  pgn::Move next;
 };
 
 class Store;
@@ -75,6 +84,11 @@ class Store {
   [[nodiscard]] std::expected<pgn::GameRecord, Status> game(std::uint32_t id) const;
   // Rejects have ids 1..reject_count().
   [[nodiscard]] std::expected<Reject, Status> reject(std::uint32_t id) const;
+  // Every main-line occurrence of `position` (compared by pgn::repetition_key: placement, side,
+  // castling rights, en passant only where a capture is legal), in game order. Transpositions
+  // are found: only the position counts, not the moves that led to it.
+  [[nodiscard]] std::expected<std::vector<PositionMatch>, Status> find_position(
+      const pgn::Position& position) const;
 
  private:
   friend class WriteBatch;
