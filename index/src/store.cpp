@@ -1,7 +1,6 @@
 #include "pgndb/index/store.h"
 
 #include <rocksdb/db.h>
-#include <rocksdb/merge_operator.h>
 #include <rocksdb/options.h>
 #include <rocksdb/write_batch.h>
 
@@ -26,26 +25,6 @@ constexpr std::string_view reject_count_key = "meta:reject_count";
 // Column families, in the order the handles are kept.
 enum Family { Default, Games, Rejects, Positions, FamilyCount };
 constexpr std::string_view family_names[FamilyCount] = {"default", "games", "rejects", "positions"};
-
-// Folds two runs of a position bucket into one sorted run, so that writing a game is a batch
-// of merges and compaction keeps one run per bucket.
-class PositionRunMerge final : public rocksdb::AssociativeMergeOperator {
- public:
-  bool Merge(const rocksdb::Slice&, const rocksdb::Slice* existing, const rocksdb::Slice& value,
-             std::string* new_value, rocksdb::Logger*) const override {
-    std::vector<positions::Entry> a, b;
-    if (existing && !positions::decode_run(existing->ToStringView(), a)) return false;
-    if (!positions::decode_run(value.ToStringView(), b)) return false;
-    std::vector<positions::Entry> merged;
-    merged.reserve(a.size() + b.size());
-    std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(merged));
-    merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
-    new_value->clear();
-    positions::encode_run(merged, *new_value);
-    return true;
-  }
-  const char* Name() const override { return "pgndb.position_runs.1"; }
-};
 
 Status from_rocksdb(const rocksdb::Status& s, std::string_view context) {
   using Code = Status::Code;
@@ -97,6 +76,7 @@ struct WriteBatch::Impl {
   // Position entries of this batch's games, by bucket number; one merge per touched bucket.
   std::vector<std::vector<positions::Entry>> buckets =
       std::vector<std::vector<positions::Entry>>(positions::bucket_count);
+  std::uint32_t first_game;  // the id of the batch's first game: names its runs
 };
 
 WriteBatch::WriteBatch(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -145,7 +125,9 @@ Status WriteBatch::commit() {
     entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
     impl_->scratch.clear();
     positions::encode_run(entries, impl_->scratch);
-    impl_->batch.Merge(store.families[Positions], positions::bucket_key_of(bucket), impl_->scratch)
+    impl_->batch
+        .Put(store.families[Positions], positions::run_key(bucket, impl_->first_game),
+             impl_->scratch)
         .PermitUncheckedError();
     entries.clear();
   }
@@ -178,6 +160,7 @@ WriteBatch Store::begin_batch() {
   auto batch = std::make_unique<WriteBatch::Impl>();
   batch->store = impl_.get();
   batch->next_game = impl_->games + 1;
+  batch->first_game = batch->next_game;
   batch->next_reject = impl_->rejects + 1;
   return WriteBatch(std::move(batch));
 }
@@ -206,31 +189,46 @@ std::expected<Reject, Status> Store::reject(std::uint32_t id) const {
   return r;
 }
 
+Status Store::compact() {
+  rocksdb::CompactRangeOptions options;
+  options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+  for (auto* family : impl_->families) {
+    rocksdb::Status s = impl_->db->CompactRange(options, family, nullptr, nullptr);
+    if (!s.ok()) return from_rocksdb(s, "compacting");
+  }
+  return Status::ok();
+}
+
 std::expected<std::vector<PositionMatch>, Status> Store::find_position(
     const pgn::Position& position) const {
   const pgn::Key key = pgn::repetition_key(position);
-  std::string value;
-  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Positions],
-                                     positions::bucket_key(key), &value);
-  std::vector<PositionMatch> matches;
-  if (s.IsNotFound()) return matches;
-  if (!s.ok()) return std::unexpected(from_rocksdb(s, "reading the position index"));
+  // One run per import batch that touched the bucket; each sorted, the runs in game order.
   std::vector<positions::Entry> entries;
-  if (!positions::decode_run(value, entries))
-    return std::unexpected(Status::error(Status::Code::Corruption, "position index damaged"));
+  const std::uint32_t suffix = positions::suffix_of(key);
+  const std::string bucket = positions::bucket_key(key);
+  std::unique_ptr<rocksdb::Iterator> it(
+      impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->families[Positions]));
+  for (it->Seek(bucket); it->Valid() && it->key().starts_with(bucket); it->Next()) {
+    std::vector<positions::Entry> run;
+    if (!positions::decode_run(it->value().ToStringView(), run))
+      return std::unexpected(Status::error(Status::Code::Corruption, "position index damaged"));
+    auto first = std::lower_bound(run.begin(), run.end(), positions::Entry{suffix, 0});
+    for (; first != run.end() && first->suffix == suffix; ++first) entries.push_back(*first);
+  }
+  if (!it->status().ok())
+    return std::unexpected(from_rocksdb(it->status(), "reading the position index"));
+  std::vector<PositionMatch> matches;
 
   // The index narrows to games whose positions share 40 bits of the key; replaying each
   // candidate confirms it and finds the plies and the moves played from there.
-  const std::uint32_t suffix = positions::suffix_of(key);
-  auto first = std::lower_bound(entries.begin(), entries.end(), positions::Entry{suffix, 0});
-  for (auto it = first; it != entries.end() && it->suffix == suffix; ++it) {
-    auto game = this->game(it->game);
+  for (const positions::Entry& entry : entries) {
+    auto game = this->game(entry.game);
     if (!game) return std::unexpected(game.error());
     pgn::Position pos = game->start;
     for (std::size_t ply = 0;; ++ply) {
       const bool last = ply == game->moves.size();
       if (pgn::repetition_key(pos) == key)
-        matches.push_back({it->game, int(ply), last ? pgn::Move::none() : game->moves[ply].move});
+        matches.push_back({entry.game, int(ply), last ? pgn::Move::none() : game->moves[ply].move});
       if (last) break;
       const pgn::Move m = game->moves[ply].move;
       if (m.is_null())
@@ -251,7 +249,6 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
   for (std::string_view name : family_names)
     descriptors.emplace_back(std::string(name), family_options);
-  descriptors[Positions].options.merge_operator = std::make_shared<PositionRunMerge>();
 
   auto impl = std::make_unique<Impl>();
   rocksdb::DB* raw = nullptr;

@@ -84,6 +84,9 @@ class Store {
   [[nodiscard]] std::expected<pgn::GameRecord, Status> game(std::uint32_t id) const;
   // Rejects have ids 1..reject_count().
   [[nodiscard]] std::expected<Reject, Status> reject(std::uint32_t id) const;
+  // Rewrites the data into its final sorted, compressed form (after a large import).
+  [[nodiscard]] Status compact();
+
   // Every main-line occurrence of `position` (compared by pgn::repetition_key: placement, side,
   // castling rights, en passant only where a capture is legal), in game order. Transpositions
   // are found: only the position counts, not the moves that led to it.
