@@ -16,8 +16,8 @@ namespace pgndb::cli {
 
 namespace {
 
-// Games per atomic batch: large enough to amortise the synchronous write, small enough that
-// an interrupted import loses little work.
+// Games per atomic batch. Each batch writes one position run per bucket it touches, so larger
+// batches mean fewer, longer runs; an interrupted import loses at most one batch of work.
 constexpr std::size_t batch_games = 20000;
 
 }  // namespace

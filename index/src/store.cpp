@@ -73,7 +73,7 @@ struct WriteBatch::Impl {
   std::uint32_t next_game, next_reject;  // ids the next additions get
   std::size_t games = 0;
   std::string scratch;
-  // Position entries of this batch's games, by bucket number; one merge per touched bucket.
+  // Position entries of this batch's games, by bucket number; one run per touched bucket.
   std::vector<std::vector<positions::Entry>> buckets =
       std::vector<std::vector<positions::Entry>>(positions::bucket_count);
   std::uint32_t first_game;  // the id of the batch's first game: names its runs
