@@ -16,9 +16,25 @@ namespace pgndb::cli {
 
 namespace {
 
-// Games per atomic batch. Each batch writes one position run per bucket it touches, so larger
-// batches mean fewer, longer runs; an interrupted import loses at most one batch of work.
-constexpr std::size_t batch_games = 20000;
+// FNV-1a over a file's bytes: names a source by its contents, so that a file imported whole is
+// recognised under any name, and a partly imported one is resumed.
+std::expected<std::uint64_t, std::string> content_hash(const std::string& path) {
+  auto file = pgn::FileSource::open(path);
+  if (!file) return std::unexpected(file.error());
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  std::vector<char> buffer(1 << 20);
+  for (;;) {
+    auto n = (*file)->read(buffer.data(), buffer.size());
+    if (!n) return std::unexpected(n.error());
+    if (*n == 0) return hash;
+    for (std::size_t i = 0; i < *n; ++i) hash = (hash ^ std::uint8_t(buffer[i])) * 0x100000001b3ULL;
+  }
+}
+
+// Reads games without looking at them: the part of a source an earlier run already stored.
+struct SkipGames final : pgn::Visitor {
+  pgn::Control begin_game(pgn::Location) override { return pgn::Control::Skip; }
+};
 
 }  // namespace
 
@@ -27,7 +43,11 @@ void declare_import(po::options_description& options,
   options.add_options()("db", po::value<std::string>()->required(),
                         "database directory (created when it does not exist)")(
       "files", po::value<std::vector<std::string>>()->required(),
-      "PGN files (`-` for standard input; `.zst` files are decompressed)");
+      "PGN files (`-` for standard input; `.zst` files are decompressed)")(
+      // Each batch writes one position run per bucket it touches, so larger batches mean
+      // fewer, longer runs; an interrupted import loses at most one batch of work.
+      "batch", po::value<std::size_t>()->default_value(20000),
+      "games per atomic write (an interrupted import loses at most one batch)");
   positional.add("files", -1);
 }
 
@@ -40,15 +60,47 @@ int run_import(const po::variables_map& vm) {
     return Usage;
   }
   const std::uint32_t games_before = store->game_count(), rejects_before = store->reject_count();
+  const std::size_t batch_games = std::max<std::size_t>(1, vm["batch"].as<std::size_t>());
 
   pgn::ReplayVisitor replay({.keep_record = true, .keep_text = true});
   for (const auto& file : vm["files"].as<std::vector<std::string>>()) {
+    // Files are tracked by content (standard input cannot be: it is read once).
+    const bool tracked = file != "-";
+    std::uint64_t hash = 0;
+    index::SourceProgress progress{file, 0, false};
+    if (tracked) {
+      auto h = content_hash(file);
+      if (!h) {
+        std::cerr << "pgndb import: " << h.error() << '\n';
+        return Usage;
+      }
+      hash = *h;
+      auto known = store->source(hash);
+      if (!known) {
+        std::cerr << "pgndb import: " << known.error().message() << '\n';
+        return Usage;
+      }
+      if (known->complete) {
+        std::cerr << file << ": already imported (" << known->games << " games, as " << known->name
+                  << "); skipped\n";
+        continue;
+      }
+      progress.games = known->games;
+      if (progress.games > 0)
+        std::cerr << file << ": resuming after the " << progress.games
+                  << " games an earlier run stored\n";
+    }
     auto source = index::open_pgn_input(file);
     if (!source) {
       std::cerr << "pgndb import: " << source.error() << '\n';
       return Usage;
     }
     pgn::Reader reader(**source);
+    SkipGames skip;
+    for (std::uint64_t i = 0; i < progress.games; ++i) {
+      auto more = reader.read_game(skip);
+      if (!more || !*more) break;
+    }
     index::WriteBatch batch = store->begin_batch();
     for (;;) {
       auto more = reader.read_game(replay);
@@ -67,13 +119,17 @@ int run_import(const po::variables_map& vm) {
       } else {
         batch.add_game(replay.record());
       }
+      ++progress.games;
       if (batch.games() >= batch_games) {
+        if (tracked) batch.set_source_progress(hash, progress);
         if (auto s = batch.commit(); !s.is_ok()) {
           std::cerr << "pgndb import: " << s.message() << '\n';
           return Usage;
         }
       }
     }
+    progress.complete = true;
+    if (tracked) batch.set_source_progress(hash, progress);
     if (auto s = batch.commit(); !s.is_ok()) {
       std::cerr << "pgndb import: " << s.message() << '\n';
       return Usage;

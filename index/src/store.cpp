@@ -23,8 +23,13 @@ constexpr std::string_view game_count_key = "meta:game_count";
 constexpr std::string_view reject_count_key = "meta:reject_count";
 
 // Column families, in the order the handles are kept.
-enum Family { Default, Games, Rejects, Positions, FamilyCount };
-constexpr std::string_view family_names[FamilyCount] = {"default", "games", "rejects", "positions"};
+enum Family { Default, Games, Rejects, Positions, Sources, FamilyCount };
+constexpr std::string_view family_names[FamilyCount] = {"default", "games", "rejects", "positions",
+                                                        "sources"};
+
+std::string hash_key(std::uint64_t hash) {
+  return bytes::big_endian32(std::uint32_t(hash >> 32)) + bytes::big_endian32(std::uint32_t(hash));
+}
 
 Status from_rocksdb(const rocksdb::Status& s, std::string_view context) {
   using Code = Status::Code;
@@ -115,6 +120,14 @@ void WriteBatch::add_reject(const Reject& reject) {
 
 std::size_t WriteBatch::games() const { return impl_->games; }
 
+void WriteBatch::set_source_progress(std::uint64_t hash, const SourceProgress& progress) {
+  std::string value;
+  bytes::put_string(value, progress.name);
+  bytes::put_varint(value, progress.games);
+  value += char(progress.complete ? 1 : 0);
+  impl_->batch.Put(impl_->store->families[Sources], hash_key(hash), value).PermitUncheckedError();
+}
+
 Status WriteBatch::commit() {
   Store::Impl& store = *impl_->store;
   const std::uint32_t games = impl_->next_game - 1, rejects = impl_->next_reject - 1;
@@ -187,6 +200,21 @@ std::expected<Reject, Status> Store::reject(std::uint32_t id) const {
         Status::error(Status::Code::Corruption, pgn::cat("stored reject ", id, " is damaged")));
   r.location = {line, std::uint32_t(column)};
   return r;
+}
+
+std::expected<SourceProgress, Status> Store::source(std::uint64_t hash) const {
+  std::string value;
+  rocksdb::Status s =
+      impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Sources], hash_key(hash), &value);
+  if (s.IsNotFound()) return SourceProgress{};
+  if (!s.ok()) return std::unexpected(from_rocksdb(s, "reading sources"));
+  SourceProgress p;
+  bytes::Reader in(value);
+  std::uint8_t complete = 0;
+  if (!in.string(p.name) || !in.varint(p.games) || !in.byte(complete) || !in.empty())
+    return std::unexpected(Status::error(Status::Code::Corruption, "source record damaged"));
+  p.complete = complete != 0;
+  return p;
 }
 
 Status Store::compact() {

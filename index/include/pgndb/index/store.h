@@ -17,7 +17,7 @@
 namespace pgndb::index {
 
 // Bumped whenever the key or value layout of any column family changes (docs/storage.md).
-inline constexpr std::uint32_t schema_version = 3;
+inline constexpr std::uint32_t schema_version = 4;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path
@@ -41,6 +41,14 @@ struct PositionMatch {
   pgn::Move next;
 };
 
+// How far the import of one source file (named by a hash of its contents) has come: the games
+// of it already stored or quarantined, and whether the whole file was read.
+struct SourceProgress {
+  std::string name;
+  std::uint64_t games = 0;
+  bool complete = false;
+};
+
 class Store;
 
 // Games and rejects written together: commit() stores all of them atomically (each game with
@@ -53,6 +61,8 @@ class WriteBatch {
   // Adds a replayed game; returns the id it will have.
   std::uint32_t add_game(const pgn::GameRecord& game);
   void add_reject(const Reject& reject);
+  // Records, with the games of this batch, how far the source with content hash `hash` is.
+  void set_source_progress(std::uint64_t hash, const SourceProgress& progress);
   std::size_t games() const;
   [[nodiscard]] Status commit();
 
@@ -84,6 +94,8 @@ class Store {
   [[nodiscard]] std::expected<pgn::GameRecord, Status> game(std::uint32_t id) const;
   // Rejects have ids 1..reject_count().
   [[nodiscard]] std::expected<Reject, Status> reject(std::uint32_t id) const;
+  // The progress recorded for a source, or a default SourceProgress when it was never seen.
+  [[nodiscard]] std::expected<SourceProgress, Status> source(std::uint64_t hash) const;
   // Rewrites the data into its final sorted, compressed form (after a large import).
   [[nodiscard]] Status compact();
 
