@@ -19,9 +19,11 @@ void declare_import(po::options_description&, po::positional_options_description
 int run_import(const po::variables_map&);
 void declare_rejects(po::options_description&, po::positional_options_description&);
 int run_rejects(const po::variables_map&);
+void declare_stats(po::options_description&, po::positional_options_description&);
+int run_stats(const po::variables_map&);
 
 std::span<const Command> commands() {
-  static const std::array<Command, 5> all = {{
+  static const std::array<Command, 6> all = {{
       {"check", "replay every game and report each problem as FILE:LINE:COL", "pgndb check FILE...",
        declare_check, run_check},
       {"normalize", "rewrite games in PGN export format (canonical SAN, NAGs, 80 columns)",
@@ -30,6 +32,8 @@ std::span<const Command> commands() {
        "pgndb import --db DIR FILE...", declare_import, run_import},
       {"rejects", "write the quarantined games back out, as they were written",
        "pgndb rejects --db DIR [-o FILE]", declare_rejects, run_rejects},
+      {"stats", "what a database holds: games, rejects, positions, players, dates, bytes",
+       "pgndb stats --db DIR [--json]", declare_stats, run_stats},
       {"perft", "count the leaf nodes of the legal move tree (move generator check)",
        "pgndb perft [--fen FEN] --depth N [--divide]", declare_perft, run_perft},
   }};

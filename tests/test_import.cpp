@@ -249,3 +249,24 @@ TEST_CASE("an import killed part-way leaves whole games, and running it again co
   INFO(again.out);
   CHECK(again.out.find("imported: 0 games") != std::string::npos);
 }
+
+TEST_CASE("pgndb stats counts games, rejects, sources, positions, players and dates") {
+  TempDir tmp;
+  const fs::path db = tmp / "db";
+  const fs::path games = tmp / "games.pgn";
+  pgndb::test::write_file(games,
+                          "[White \"A\"]\n[Black \"B\"]\n[Date \"1994.??.??\"]\n\n1. e4 e5 *\n\n"
+                          "[White \"B\"]\n[Black \"C\"]\n[Date \"2001.03.04\"]\n\n1. d4 *\n\n"
+                          "[White \"C\"]\n[Black \"A\"]\n\n1. e4 e5 2. Ke3 *\n");
+  REQUIRE(run_command(std::string(PGNDB_BINARY) + " import --db '" + db.string() + "' '" +
+                      games.string() + "' 2>&1")
+              .exit_code == 0);
+  const auto r =
+      run_command(std::string(PGNDB_BINARY) + " stats --json --db '" + db.string() + "'");
+  CHECK(r.exit_code == 0);
+  // 2 games stored (the third has an illegal move), 3 + 2 positions, players A, B, C.
+  CHECK(
+      r.out.starts_with("{\"games\": 2, \"rejects\": 1, \"sources\": 1, \"positions\": 5, "
+                        "\"players\": 3, \"first_date\": \"1994.??.??\", "
+                        "\"last_date\": \"2001.03.04\", \"bytes\": {"));
+}

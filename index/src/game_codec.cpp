@@ -111,7 +111,8 @@ class Decoder {
  public:
   explicit Decoder(std::string_view bytes) : in_(bytes) {}
 
-  std::expected<pgn::GameRecord, Status> game();
+  // The whole game, or with `header_only` its result and tags alone.
+  std::expected<pgn::GameRecord, Status> game(bool header_only = false);
 
  private:
   bool byte(std::uint8_t& b) { return in_.byte(b); }
@@ -192,7 +193,7 @@ bool Decoder::line(pgn::Line& out, pgn::Position pos, int depth) {
   return true;
 }
 
-std::expected<pgn::GameRecord, Status> Decoder::game() {
+std::expected<pgn::GameRecord, Status> Decoder::game(bool header_only) {
   auto corrupt = [](std::string_view what) {
     return std::unexpected(
         Status::error(Status::Code::Corruption, pgn::cat("stored game: ", what)));
@@ -215,6 +216,7 @@ std::expected<pgn::GameRecord, Status> Decoder::game() {
       return corrupt("bad tag name");
     if (!string(value)) return corrupt("bad tag value");
   }
+  if (header_only) return game;
 
   std::string fen;
   if (!string(fen)) return corrupt("bad start position");
@@ -255,6 +257,10 @@ void encode_game(const pgn::GameRecord& game, std::string& out) {
 
 std::expected<pgn::GameRecord, Status> decode_game(std::string_view bytes) {
   return Decoder(bytes).game();
+}
+
+std::expected<pgn::GameRecord, Status> decode_game_header(std::string_view bytes) {
+  return Decoder(bytes).game(true);
 }
 
 }  // namespace pgndb::index

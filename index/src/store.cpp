@@ -186,6 +186,46 @@ std::expected<pgn::GameRecord, Status> Store::game(std::uint32_t id) const {
   return decode_game(value);
 }
 
+std::expected<pgn::GameRecord, Status> Store::game_header(std::uint32_t id) const {
+  std::string value;
+  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Games],
+                                     bytes::big_endian32(id), &value);
+  if (!s.ok()) return std::unexpected(from_rocksdb(s, pgn::cat("reading game ", id)));
+  return decode_game_header(value);
+}
+
+std::expected<StoreStats, Status> Store::stats() const {
+  StoreStats stats;
+  stats.games = impl_->games;
+  stats.rejects = impl_->rejects;
+  for (int f = 0; f < FamilyCount; ++f) {
+    std::uint64_t bytes = 0;
+    impl_->db->GetIntProperty(impl_->families[f], "rocksdb.total-sst-files-size", &bytes);
+    stats.bytes_by_part.emplace_back(std::string(family_names[f]), bytes);
+  }
+  auto count = [&](Family family, auto&& each) -> Status {
+    std::unique_ptr<rocksdb::Iterator> it(
+        impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->families[family]));
+    for (it->SeekToFirst(); it->Valid(); it->Next())
+      if (!each(it->value().ToStringView()))
+        return Status::error(Status::Code::Corruption, "position index damaged");
+    return it->status().ok() ? Status::ok() : from_rocksdb(it->status(), "reading");
+  };
+  if (auto s = count(Sources, [&](std::string_view) { return ++stats.sources, true; }); !s.is_ok())
+    return std::unexpected(s);
+  std::vector<positions::Entry> run;
+  if (auto s = count(Positions,
+                     [&](std::string_view value) {
+                       run.clear();
+                       if (!positions::decode_run(value, run)) return false;
+                       stats.positions += run.size();
+                       return true;
+                     });
+      !s.is_ok())
+    return std::unexpected(s);
+  return stats;
+}
+
 std::expected<Reject, Status> Store::reject(std::uint32_t id) const {
   std::string value;
   rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Rejects],

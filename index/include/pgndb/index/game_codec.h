@@ -39,4 +39,8 @@ void encode_game(const pgn::GameRecord& game, std::string& out);
 // Reads a stored game; Corruption when the bytes are not a game this version wrote.
 [[nodiscard]] std::expected<pgn::GameRecord, Status> decode_game(std::string_view bytes);
 
+// Reads only the tags and the result of a stored game (no move is replayed): for listings and
+// statistics over many games.
+[[nodiscard]] std::expected<pgn::GameRecord, Status> decode_game_header(std::string_view bytes);
+
 }  // namespace pgndb::index

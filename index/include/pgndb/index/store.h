@@ -49,6 +49,13 @@ struct SourceProgress {
   bool complete = false;
 };
 
+// What a database holds, and where its bytes go.
+struct StoreStats {
+  std::uint64_t games = 0, rejects = 0, sources = 0, positions = 0;
+  // Bytes on disk (compressed table files) per column family, by name.
+  std::vector<std::pair<std::string, std::uint64_t>> bytes_by_part;
+};
+
 class Store;
 
 // Games and rejects written together: commit() stores all of them atomically (each game with
@@ -92,6 +99,10 @@ class Store {
   std::uint32_t reject_count() const;
   // Games have ids 1..game_count().
   [[nodiscard]] std::expected<pgn::GameRecord, Status> game(std::uint32_t id) const;
+  // The tags and result of game `id`, without its moves.
+  [[nodiscard]] std::expected<pgn::GameRecord, Status> game_header(std::uint32_t id) const;
+  // Counts every part (reads the whole position index and the sources).
+  [[nodiscard]] std::expected<StoreStats, Status> stats() const;
   // Rejects have ids 1..reject_count().
   [[nodiscard]] std::expected<Reject, Status> reject(std::uint32_t id) const;
   // The progress recorded for a source, or a default SourceProgress when it was never seen.
