@@ -244,6 +244,25 @@ TEST_CASE("an import killed part-way leaves whole games, and running it again co
       CHECK(text == expected.games[id - 1]);
     }
   }  // closed: one process at a time writes a database
+  // The position index is the same as one import without interruption writes (batches of
+  // one import each write their own runs; none may overwrite another's).
+  {
+    const fs::path reference = tmp / "reference";
+    REQUIRE(run_command(std::string(PGNDB_BINARY) + " import --batch 700 --db '" +
+                        reference.string() + "'" + join_paths(present) + " 2>&1")
+                .exit_code == 0);
+    auto a = Store::open(db.string(), {.create_if_missing = false});
+    REQUIRE(a);
+    auto b = Store::open(reference.string(), {.create_if_missing = false});
+    REQUIRE(b);
+    auto sa = a->stats(), sb = b->stats();
+    REQUIRE((sa && sb));
+    CHECK(sa->positions == sb->positions);
+    CHECK(sa->positions > 100 * expected.games.size() / 2);
+    auto start = a->find_position(pgn::Position());
+    REQUIRE(start);
+    CHECK(start->size() == expected.games.size());
+  }
   // And once more: nothing to do.
   const auto again = run_command(command);
   INFO(again.out);

@@ -155,6 +155,7 @@ Status WriteBatch::commit() {
   if (!s.ok()) return from_rocksdb(s, "writing games");
   store.games = games;
   store.rejects = rejects;
+  impl_->first_game = impl_->next_game;  // the next commit's runs get keys of their own
   impl_->batch.Clear();
   impl_->games = 0;
   return Status::ok();
