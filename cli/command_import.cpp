@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command.h"
+#include "output.h"
 #include "pgn/reader.h"
 #include "pgn/replay.h"
 #include "pgndb/index/input.h"
@@ -163,18 +164,12 @@ int run_rejects(const po::variables_map& vm) {
     std::cerr << "pgndb rejects: " << store.error().message() << '\n';
     return Usage;
   }
-  std::FILE* out = stdout;
-  const std::string output = vm["output"].as<std::string>();
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> owned(nullptr, std::fclose);
-  if (output != "-") {
-    owned.reset(std::fopen(output.c_str(), "wb"));
-    if (!owned) {
-      std::cerr << "pgndb rejects: cannot write " << output << '\n';
-      return Usage;
-    }
-    out = owned.get();
+  auto out = Output::open(vm["output"].as<std::string>());
+  if (!out) {
+    std::cerr << "pgndb rejects: " << out.error() << '\n';
+    return Usage;
   }
-  // Each rejected game as it was written, after a comment saying why it was rejected.
+  // Each rejected game as it was written; why it was rejected goes to stderr.
   for (std::uint32_t id = 1; id <= store->reject_count(); ++id) {
     auto r = store->reject(id);
     if (!r) {
@@ -183,11 +178,14 @@ int run_rejects(const po::variables_map& vm) {
     }
     std::cerr << r->source << ':' << r->location.line << ':' << r->location.column
               << ": error: " << r->error << '\n';
-    const std::string text = r->text + "\n\n";
-    if (std::fwrite(text.data(), 1, text.size(), out) != text.size()) {
-      std::cerr << "pgndb rejects: cannot write " << output << '\n';
+    if (!out->write(r->text + "\n\n")) {
+      std::cerr << "pgndb rejects: " << out->error() << '\n';
       return Usage;
     }
+  }
+  if (!out->flush()) {
+    std::cerr << "pgndb rejects: " << out->error() << '\n';
+    return Usage;
   }
   return Success;
 }

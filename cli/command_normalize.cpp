@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "command.h"
+#include "output.h"
 #include "pgn/reader.h"
 #include "pgn/replay.h"
 #include "pgn/writer.h"
@@ -25,24 +26,17 @@ void declare_normalize(po::options_description& options,
 }
 
 int run_normalize(const po::variables_map& vm) {
-  const std::string output = vm["output"].as<std::string>();
-  std::FILE* out = stdout;
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> owned(nullptr, std::fclose);
-  if (output != "-") {
-    owned.reset(std::fopen(output.c_str(), "wb"));
-    if (!owned) {
-      std::cerr << "pgndb normalize: " << output << ": " << std::strerror(errno) << '\n';
-      return Usage;
-    }
-    out = owned.get();
+  auto out = Output::open(vm["output"].as<std::string>());
+  if (!out) {
+    std::cerr << "pgndb normalize: " << out.error() << '\n';
+    return Usage;
   }
   const bool skip_errors = vm["skip-errors"].as<bool>();
 
   pgn::ReplayVisitor replay({.keep_record = true, .keep_text = true});
   std::string buffer;
   auto flush = [&]() {
-    if (!buffer.empty() && std::fwrite(buffer.data(), 1, buffer.size(), out) != buffer.size())
-      return false;
+    if (!out->write(buffer)) return false;
     buffer.clear();
     return true;
   };
@@ -78,8 +72,8 @@ int run_normalize(const po::variables_map& vm) {
       if (buffer.size() > (1 << 20) && !flush()) break;
     }
   }
-  if (!flush() || std::fflush(out) != 0) {
-    std::cerr << "pgndb normalize: " << output << ": " << std::strerror(errno) << '\n';
+  if (!flush() || !out->flush()) {
+    std::cerr << "pgndb normalize: " << out->error() << '\n';
     return Usage;
   }
   std::cerr << "games: " << games << ", normalized: " << games - copied - skipped
