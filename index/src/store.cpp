@@ -258,6 +258,55 @@ std::expected<SourceProgress, Status> Store::source(std::uint64_t hash) const {
   return p;
 }
 
+Status Store::fold_positions() {
+  std::unique_ptr<rocksdb::Iterator> it(
+      impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->families[Positions]));
+  rocksdb::WriteBatch batch;
+  std::string first_key, current_bucket, encoded;
+  std::vector<std::string> later_keys;
+  std::vector<positions::Entry> entries, run;
+  // Writes the bucket gathered so far as one run under its first run's key.
+  auto finish_bucket = [&]() -> Status {
+    if (later_keys.empty()) return Status::ok();
+    std::sort(entries.begin(), entries.end());
+    entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
+    encoded.clear();
+    positions::encode_run(entries, encoded);
+    batch.Put(impl_->families[Positions], first_key, encoded).PermitUncheckedError();
+    for (const auto& key : later_keys)
+      batch.Delete(impl_->families[Positions], key).PermitUncheckedError();
+    if (batch.Count() > 20000) {
+      rocksdb::Status s = impl_->db->Write(rocksdb::WriteOptions(), &batch);
+      if (!s.ok()) return from_rocksdb(s, "folding the position index");
+      batch.Clear();
+    }
+    return Status::ok();
+  };
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    const std::string key = it->key().ToString();
+    const std::string bucket = key.substr(0, 2);
+    if (bucket != current_bucket) {
+      if (auto s = finish_bucket(); !s.is_ok()) return s;
+      current_bucket = bucket;
+      first_key = key;
+      later_keys.clear();
+      entries.clear();
+    } else {
+      later_keys.push_back(key);
+    }
+    run.clear();
+    if (!positions::decode_run(it->value().ToStringView(), run))
+      return Status::error(Status::Code::Corruption, "position index damaged");
+    entries.insert(entries.end(), run.begin(), run.end());
+  }
+  if (!it->status().ok()) return from_rocksdb(it->status(), "reading the position index");
+  if (auto s = finish_bucket(); !s.is_ok()) return s;
+  rocksdb::WriteOptions options;
+  options.sync = true;
+  rocksdb::Status s = impl_->db->Write(options, &batch);
+  return s.ok() ? Status::ok() : from_rocksdb(s, "folding the position index");
+}
+
 Status Store::compact() {
   rocksdb::CompactRangeOptions options;
   options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;

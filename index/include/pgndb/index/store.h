@@ -107,6 +107,9 @@ class Store {
   [[nodiscard]] std::expected<Reject, Status> reject(std::uint32_t id) const;
   // The progress recorded for a source, or a default SourceProgress when it was never seen.
   [[nodiscard]] std::expected<SourceProgress, Status> source(std::uint64_t hash) const;
+  // Folds each position bucket's runs (one per import batch) into one run: smaller, and one
+  // read per lookup. Safe to interrupt: each bucket is rewritten atomically.
+  [[nodiscard]] Status fold_positions();
   // Rewrites the data into its final sorted, compressed form (after a large import).
   [[nodiscard]] Status compact();
 
