@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "command.h"
+#include "games.h"
 #include "pgn/reader.h"
 #include "pgn/replay.h"
-#include "pgndb/index/input.h"
 #include "problems.h"
 
 namespace pgndb::cli {
@@ -27,21 +27,9 @@ struct FileReport {
 
 FileReport check_file(const std::string& file) {
   FileReport report;
-  auto source = index::open_pgn_input(file);
-  if (!source) {
-    report.io_error = source.error();
-    return report;
-  }
   std::ostringstream lines;
   pgn::ReplayVisitor replay;
-  pgn::Reader reader(**source);
-  for (;;) {
-    auto more = reader.read_game(replay);
-    if (!more) {
-      report.io_error = more.error();
-      break;
-    }
-    if (!*more) break;
+  auto read = for_each_game(file, replay, [&] {
     ++report.games;
     for (const auto& p : replay.problems()) print_problem(lines, file, p);
     if (replay.has_error())
@@ -50,7 +38,9 @@ FileReport check_file(const std::string& file) {
       ++report.with_warnings;
     else
       ++report.ok;
-  }
+    return true;
+  });
+  if (!read) report.io_error = read.error();
   report.lines = lines.str();
   return report;
 }

@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "command.h"
+#include "games.h"
 #include "output.h"
 #include "pgn/reader.h"
 #include "pgn/replay.h"
-#include "pgndb/index/input.h"
 #include "pgndb/index/store.h"
 
 namespace pgndb::cli {
@@ -31,11 +31,6 @@ std::expected<std::uint64_t, std::string> content_hash(const std::string& path) 
     for (std::size_t i = 0; i < *n; ++i) hash = (hash ^ std::uint8_t(buffer[i])) * 0x100000001b3ULL;
   }
 }
-
-// Reads games without looking at them: the part of a source an earlier run already stored.
-struct SkipGames final : pgn::Visitor {
-  pgn::Control begin_game(pgn::Location) override { return pgn::Control::Skip; }
-};
 
 }  // namespace
 
@@ -91,43 +86,36 @@ int run_import(const po::variables_map& vm) {
         std::cerr << file << ": resuming after the " << progress.games
                   << " games an earlier run stored\n";
     }
-    auto source = index::open_pgn_input(file);
-    if (!source) {
-      std::cerr << "pgndb import: " << source.error() << '\n';
+    index::WriteBatch batch = store->begin_batch();
+    index::Status written = index::Status::ok();
+    auto read = for_each_game(
+        file, replay,
+        [&] {
+          // A game that cannot be replayed goes to the quarantine, whole, with its first error.
+          if (replay.has_error()) {
+            for (const auto& p : replay.problems()) {
+              if (p.severity != pgn::GameProblem::Severity::Error) continue;
+              batch.add_reject({file, p.location, p.message, replay.original_text()});
+              break;
+            }
+          } else {
+            batch.add_game(replay.record());
+          }
+          ++progress.games;
+          if (batch.games() >= batch_games) {
+            if (tracked) batch.set_source_progress(hash, progress);
+            written = batch.commit();
+          }
+          return written.is_ok();
+        },
+        progress.games);
+    if (!read) {
+      std::cerr << "pgndb import: " << read.error() << '\n';
       return Usage;
     }
-    pgn::Reader reader(**source);
-    SkipGames skip;
-    for (std::uint64_t i = 0; i < progress.games; ++i) {
-      auto more = reader.read_game(skip);
-      if (!more || !*more) break;
-    }
-    index::WriteBatch batch = store->begin_batch();
-    for (;;) {
-      auto more = reader.read_game(replay);
-      if (!more) {
-        std::cerr << "pgndb import: " << more.error() << '\n';
-        return Usage;
-      }
-      if (!*more) break;
-      // A game that cannot be replayed goes to the quarantine, whole, with its first error.
-      if (replay.has_error()) {
-        for (const auto& p : replay.problems()) {
-          if (p.severity != pgn::GameProblem::Severity::Error) continue;
-          batch.add_reject({file, p.location, p.message, replay.original_text()});
-          break;
-        }
-      } else {
-        batch.add_game(replay.record());
-      }
-      ++progress.games;
-      if (batch.games() >= batch_games) {
-        if (tracked) batch.set_source_progress(hash, progress);
-        if (auto s = batch.commit(); !s.is_ok()) {
-          std::cerr << "pgndb import: " << s.message() << '\n';
-          return Usage;
-        }
-      }
+    if (!written.is_ok()) {
+      std::cerr << "pgndb import: " << written.message() << '\n';
+      return Usage;
     }
     progress.complete = true;
     if (tracked) batch.set_source_progress(hash, progress);

@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "command.h"
+#include "games.h"
 #include "output.h"
 #include "pgn/reader.h"
 #include "pgn/replay.h"
 #include "pgn/writer.h"
-#include "pgndb/index/input.h"
 #include "problems.h"
 
 namespace pgndb::cli {
@@ -42,26 +42,15 @@ int run_normalize(const po::variables_map& vm) {
   };
   std::uint64_t games = 0, copied = 0, skipped = 0;
   for (const auto& file : vm["files"].as<std::vector<std::string>>()) {
-    auto source = index::open_pgn_input(file);
-    if (!source) {
-      std::cerr << "pgndb normalize: " << source.error() << '\n';
-      return Usage;
-    }
-    pgn::Reader reader(**source);
-    for (;;) {
-      auto more = reader.read_game(replay);
-      if (!more) {
-        std::cerr << "pgndb normalize: " << more.error() << '\n';
-        return Usage;
-      }
-      if (!*more) break;
+    bool written = true;
+    auto read = for_each_game(file, replay, [&] {
       ++games;
       for (const auto& p : replay.problems()) print_problem(std::cerr, file, p);
       // A game with an error is kept as it was written, so that nothing is lost.
       if (replay.has_error()) {
         if (skip_errors) {
           ++skipped;
-          continue;
+          return true;
         }
         ++copied;
         buffer += replay.original_text();
@@ -69,8 +58,14 @@ int run_normalize(const po::variables_map& vm) {
       } else {
         pgn::write_game(replay.record(), buffer);
       }
-      if (buffer.size() > (1 << 20) && !flush()) break;
+      if (buffer.size() > (1 << 20)) written = flush();
+      return written;
+    });
+    if (!read) {
+      std::cerr << "pgndb normalize: " << read.error() << '\n';
+      return Usage;
     }
+    if (!written) break;  // reported below
   }
   if (!flush() || !out->flush()) {
     std::cerr << "pgndb normalize: " << out->error() << '\n';
