@@ -18,8 +18,6 @@ class [[nodiscard]] Status {
   bool is_ok() const { return code_ == Code::Ok; }
   Code code() const { return code_; }
   const std::string& message() const { return message_; }
-  // Marks an error as deliberately ignored, so that doing so is explicit and searchable.
-  void ignore_error() const {}
 
  private:
   Status(Code code, std::string message) : code_(code), message_(std::move(message)) {}
