@@ -63,9 +63,7 @@ void put_move(std::string& out, const pgn::Position& pos, pgn::Move m) {
     return;
   }
   // The index is the number of legal moves that sort before this one.
-  const unsigned key = sort_key(m);
-  unsigned index = 0;
-  for (pgn::Move other : pgn::legal_moves(pos)) index += sort_key(other) < key;
+  const unsigned index = unsigned(pgn::count_legal_moves_before(pos, m));
   if (index <= MaxShortIndex) {
     out += char(index);
   } else {

@@ -8,9 +8,7 @@
 namespace pgn {
 
 Key repetition_key(const Position& pos) {
-  if (pos.en_passant() == NoSquare) return pos.key();
-  for (Move m : legal_moves(pos))
-    if (m.kind() == Move::EnPassant) return pos.key();
+  if (pos.en_passant() == NoSquare || has_legal_en_passant(pos)) return pos.key();
   return pos.key() ^ zobrist::en_passant_file(file_of(pos.en_passant()));
 }
 
