@@ -716,6 +716,41 @@ TEST_CASE("reader: events and game texts do not depend on the chunk size", "[rea
                               << " s");
 }
 
+// The importer cuts a file into game texts and reads each again on another thread, with the
+// game's place in the file as the origin: every event, location and problem must be the same as
+// in one pass over the whole file.
+TEST_CASE("reader: a game's text read alone at its origin gives the same events",
+          "[reader][chunks]") {
+  std::size_t games_total = 0;
+  for (const auto& path : chunk_test_files()) {
+    INFO(path);
+    const std::string text = read_file(path);
+    Recorder base;
+    read_all(text, base);
+    // The events of each game, from begin_game to end_game.
+    std::vector<Log> per_game;
+    for (const auto& event : base.log) {
+      if (event.starts_with("begin_game")) per_game.emplace_back();
+      if (!per_game.empty()) per_game.back().push_back(event);
+    }
+    REQUIRE(per_game.size() == base.texts.size());
+    for (std::size_t g = 0; g < per_game.size(); ++g) {
+      unsigned long long line = 0;
+      unsigned column = 0;
+      REQUIRE(std::sscanf(per_game[g][0].c_str(), "begin_game @%llu:%u", &line, &column) == 2);
+      Recorder alone;
+      CHECK(read_all(base.texts[g], alone, ReaderOptions{.origin = {line, column}}) == 1);
+      // A game cut short by a repeated tag name has no movetext; alone, it has an empty one.
+      Log expected = per_game[g];
+      if (std::find(expected.begin(), expected.end(), "begin_movetext") == expected.end())
+        std::erase(alone.log, "begin_movetext");
+      check_same_log(alone.log, expected);
+      ++games_total;
+    }
+  }
+  CHECK(games_total > 5000);
+}
+
 TEST_CASE("reader: every construct reads the same at chunk sizes 1 to 80", "[reader][chunks]") {
   const std::string text =
       "\xEF\xBB\xBF[Event \"The \"Big\" Open\"]\r\n[Site \"a]b\"] [Round \"1\"]\r\n[Black \"x\"\r\n"

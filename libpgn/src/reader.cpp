@@ -89,6 +89,10 @@ class Reader::Impl {
   Impl(ByteSource& source, ReaderOptions options) : source_(source), options_(options) {
     buffer_.resize(options_.chunk_size + 1);
     buffer_[0] = '\0';
+    // When the source starts inside a line of a larger input, that line began before the
+    // source's first byte: the offset wraps around (unsigned), and columns still come out right.
+    line_ = options_.origin.line;
+    line_start_ = std::uint64_t(0) - (options_.origin.column - 1);
   }
 
   std::expected<bool, std::string> read_game(Visitor& visitor);

@@ -126,6 +126,9 @@ struct ReaderOptions {
   // delivered, but its original text is given up (end_game gets an empty text) and an error is
   // reported. Guards memory against input that never ends a game.
   std::size_t max_game_size = std::size_t(64) << 20;
+  // Where the source's first byte stands in the input it was cut from: a game's text read again
+  // on its own (by another thread, say) reports the lines and columns of the original file.
+  Location origin{};
 };
 
 class Reader {
