@@ -9,28 +9,49 @@
 #include "command.h"
 #include "games.h"
 #include "output.h"
-#include "pgn/reader.h"
-#include "pgn/replay.h"
+#include "pgn/text.h"
+#include "pgndb/index/importer.h"
 #include "pgndb/index/store.h"
+
+#include <unistd.h>
 
 namespace pgndb::cli {
 
 namespace {
 
-// FNV-1a over a file's bytes: names a source by its contents, so that a file imported whole is
-// recognised under any name, and a partly imported one is resumed.
-std::expected<std::uint64_t, std::string> content_hash(const std::string& path) {
-  auto file = pgn::FileSource::open(path);
-  if (!file) return std::unexpected(file.error());
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  std::vector<char> buffer(1 << 20);
-  for (;;) {
-    auto n = (*file)->read(buffer.data(), buffer.size());
-    if (!n) return std::unexpected(n.error());
-    if (*n == 0) return hash;
-    for (std::size_t i = 0; i < *n; ++i) hash = (hash ^ std::uint8_t(buffer[i])) * 0x100000001b3ULL;
+// One line, rewritten in place, while the import runs on a terminal.
+class ProgressLine {
+ public:
+  explicit ProgressLine(std::string file)
+      : file_(std::move(file)), start_(std::chrono::steady_clock::now()) {}
+
+  void show(const index::ImportProgress& p) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::milliseconds(250)) return;
+    last_ = now;
+    const double seconds = std::chrono::duration<double>(now - start_).count();
+    std::string line = pgn::cat(file_, ": ", p.games, " games");
+    if (p.duplicates) line += pgn::cat(", ", p.duplicates, " duplicates");
+    if (p.rejects) line += pgn::cat(", ", p.rejects, " rejected");
+    line += pgn::cat(", ", std::uint64_t(double(p.games) / std::max(seconds, 1e-3)), " games/s");
+    if (p.bytes_total) {
+      const double done = double(p.bytes_read) / double(p.bytes_total);
+      line += pgn::cat(", ", p.bytes_read >> 20, " of ", p.bytes_total >> 20, " MiB (",
+                       int(done * 100), "%)");
+      if (done > 0.01) line += pgn::cat(", ETA ", int(seconds * (1 - done) / done), " s");
+    }
+    std::cerr << '\r' << line << "\x1b[K" << std::flush;
+    shown_ = true;
   }
-}
+  void clear() {
+    if (shown_) std::cerr << "\r\x1b[K" << std::flush;
+  }
+
+ private:
+  std::string file_;
+  std::chrono::steady_clock::time_point start_, last_;
+  bool shown_ = false;
+};
 
 }  // namespace
 
@@ -40,10 +61,18 @@ void declare_import(po::options_description& options,
                         "database directory (created when it does not exist)")(
       "files", po::value<std::vector<std::string>>()->required(),
       "PGN files (`-` for standard input; `.zst` files are decompressed)")(
+      "threads", po::value<unsigned>()->default_value(0),
+      "threads replaying games (0: one per core)")(
+      "skip-duplicates", po::bool_switch(),
+      "leave out games identical to a stored one (same moves, players, date and result); by "
+      "default they are stored and marked")(
       // Each batch writes one position run per bucket it touches, so larger batches mean
       // fewer, longer runs; an interrupted import loses at most one batch of work.
       "batch", po::value<std::size_t>()->default_value(20000),
-      "games per atomic write (an interrupted import loses at most one batch)");
+      "games per atomic write: memory grows by about 2 KB per game; an interrupted import "
+      "loses at most one batch")(
+      "progress", po::value<std::string>()->default_value("auto"),
+      "show progress on stderr: auto (when stderr is a terminal), always, never");
   positional.add("files", -1);
 }
 
@@ -55,94 +84,68 @@ int run_import(const po::variables_map& vm) {
     std::cerr << "pgndb import: " << store.error().message() << '\n';
     return Usage;
   }
-  const std::uint32_t games_before = store->game_count(), rejects_before = store->reject_count();
-  const std::size_t batch_games = std::max<std::size_t>(1, vm["batch"].as<std::size_t>());
+  const std::string progress_mode = vm["progress"].as<std::string>();
+  if (progress_mode != "auto" && progress_mode != "always" && progress_mode != "never") {
+    std::cerr << "pgndb import: --progress must be auto, always or never\n";
+    return Usage;
+  }
+  const bool show_progress =
+      progress_mode == "always" || (progress_mode == "auto" && isatty(STDERR_FILENO));
 
-  pgn::ReplayVisitor replay({.keep_record = true, .keep_text = true});
+  index::ImportOptions options;
+  options.threads = vm["threads"].as<unsigned>();
+  options.batch_games = vm["batch"].as<std::size_t>();
+  options.skip_duplicates = vm["skip-duplicates"].as<bool>();
+  index::FileImport total;
   for (const auto& file : vm["files"].as<std::vector<std::string>>()) {
-    // Files are tracked by content (standard input cannot be: it is read once).
-    const bool tracked = file != "-";
-    std::uint64_t hash = 0;
-    index::SourceProgress progress{file, 0, false};
-    if (tracked) {
-      auto h = content_hash(file);
-      if (!h) {
-        std::cerr << "pgndb import: " << h.error() << '\n';
-        return Usage;
-      }
-      hash = *h;
-      auto known = store->source(hash);
-      if (!known) {
-        std::cerr << "pgndb import: " << known.error().message() << '\n';
-        return Usage;
-      }
-      if (known->complete) {
-        std::cerr << file << ": already imported (" << known->games << " games, as " << known->name
-                  << "); skipped\n";
-        continue;
-      }
-      progress.games = known->games;
-      if (progress.games > 0)
-        std::cerr << file << ": resuming after the " << progress.games
-                  << " games an earlier run stored\n";
-    }
-    index::WriteBatch batch = store->begin_batch();
-    index::Status written = index::Status::ok();
-    auto read = for_each_game(
-        file, replay,
-        [&] {
-          // A game that cannot be replayed goes to the quarantine, whole, with its first error.
-          if (replay.has_error()) {
-            for (const auto& p : replay.problems()) {
-              if (p.severity != pgn::GameProblem::Severity::Error) continue;
-              batch.add_reject({file, p.location, p.message, replay.original_text()});
-              break;
-            }
-          } else {
-            batch.add_game(replay.record());
-          }
-          ++progress.games;
-          if (batch.games() >= batch_games) {
-            if (tracked) batch.set_source_progress(hash, progress);
-            written = batch.commit();
-          }
-          return written.is_ok();
-        },
-        progress.games);
-    if (!read) {
-      std::cerr << "pgndb import: " << read.error() << '\n';
+    ProgressLine line(file);
+    if (show_progress) options.on_progress = [&](const index::ImportProgress& p) { line.show(p); };
+    auto imported = index::import_file(*store, file, options);
+    line.clear();
+    if (!imported) {
+      std::cerr << "pgndb import: " << imported.error().message() << '\n';
       return Usage;
     }
-    if (!written.is_ok()) {
-      std::cerr << "pgndb import: " << written.message() << '\n';
-      return Usage;
+    if (imported->already_imported) {
+      std::cerr << file << ": already imported (" << imported->games << " games, as "
+                << imported->imported_as << "); skipped\n";
+      continue;
     }
-    progress.complete = true;
-    if (tracked) batch.set_source_progress(hash, progress);
-    if (auto s = batch.commit(); !s.is_ok()) {
-      std::cerr << "pgndb import: " << s.message() << '\n';
-      return Usage;
-    }
+    if (imported->resumed_after)
+      std::cerr << file << ": resumed after the " << imported->resumed_after
+                << " games an earlier run handled\n";
+    total.games += imported->games;
+    total.duplicates += imported->duplicates;
+    total.rejects += imported->rejects;
+    total.positions += imported->positions;
   }
 
+  auto since_start = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  const double imported_at = since_start();
   // One run per position bucket, sorted and compressed: the database is small and queries
   // fast from the start.
   if (auto s = store->fold_positions(); !s.is_ok()) {
     std::cerr << "pgndb import: " << s.message() << '\n';
     return Usage;
   }
+  const double folded_at = since_start();
   if (auto s = store->compact(); !s.is_ok()) {
     std::cerr << "pgndb import: " << s.message() << '\n';
     return Usage;
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const std::uint32_t imported = store->game_count() - games_before;
-  const std::uint32_t rejected = store->reject_count() - rejects_before;
-  std::cerr << "imported: " << imported << " games, rejected: " << rejected << ", in " << seconds
-            << " s (" << std::uint64_t(imported / std::max(seconds, 1e-9))
-            << " games/s); the database holds " << store->game_count() << " games and "
-            << store->reject_count() << " rejects\n";
+  const double seconds = since_start();
+  auto tenths = [](double s) { return pgn::cat(std::int64_t(s), '.', std::int64_t(s * 10) % 10); };
+  std::cerr << "imported: " << total.games << " games, duplicates: " << total.duplicates
+            << (options.skip_duplicates ? " (left out)" : " (kept, marked)")
+            << ", rejected: " << total.rejects << ", positions indexed: " << total.positions
+            << ", in " << tenths(seconds) << " s ("
+            << std::uint64_t(double(total.games) / std::max(seconds, 1e-9))
+            << " games/s: " << tenths(imported_at) << " s reading and writing games, "
+            << tenths(folded_at - imported_at) << " s folding the position index, "
+            << tenths(seconds - folded_at) << " s compacting it); the database holds "
+            << store->game_count() << " games and " << store->reject_count() << " rejects\n";
   return Success;
 }
 

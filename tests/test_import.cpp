@@ -84,8 +84,10 @@ TEST_CASE("import stores every game whole and quarantines the ones that cannot b
   const auto r = run_command(std::string(PGNDB_BINARY) + " import --db '" + db.string() + "'" +
                              join_paths(files) + " 2>&1");
   CHECK(r.exit_code == 0);
-  CHECK(r.out.find("imported: " + std::to_string(expected.games.size()) + " games, rejected: " +
-                   std::to_string(expected.rejects.size())) != std::string::npos);
+  CHECK(r.out.find("imported: " + std::to_string(expected.games.size()) + " games,") !=
+        std::string::npos);
+  CHECK(r.out.find("rejected: " + std::to_string(expected.rejects.size()) + ",") !=
+        std::string::npos);
 
   auto store = Store::open(db.string(), {.create_if_missing = false});
   REQUIRE(store);
@@ -129,7 +131,8 @@ TEST_CASE("pgndb rejects writes the quarantined games back as they were written"
                   bad.string() + "' '" + copy.string() + "' 2>&1");
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("already imported (2 games") != std::string::npos);
-  CHECK(r.out.find("imported: 0 games, rejected: 0") != std::string::npos);
+  CHECK(r.out.find("imported: 0 games,") != std::string::npos);
+  CHECK(r.out.find("rejected: 0,") != std::string::npos);
   auto store = Store::open(db.string(), {.create_if_missing = false});
   REQUIRE(store);
   CHECK(store->game_count() == 1);

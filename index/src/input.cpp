@@ -55,13 +55,30 @@ class ZstdSource final : public pgn::ByteSource {
   bool frame_done_ = true;
 };
 
+// Counts what passes through.
+class MeteredSource final : public pgn::ByteSource {
+ public:
+  MeteredSource(std::unique_ptr<pgn::ByteSource> inner, std::atomic<std::uint64_t>& bytes_read)
+      : inner_(std::move(inner)), bytes_read_(bytes_read) {}
+  std::expected<std::size_t, std::string> read(char* buffer, std::size_t size) override {
+    auto n = inner_->read(buffer, size);
+    if (n) bytes_read_.fetch_add(*n, std::memory_order_relaxed);
+    return n;
+  }
+
+ private:
+  std::unique_ptr<pgn::ByteSource> inner_;
+  std::atomic<std::uint64_t>& bytes_read_;
+};
+
 }  // namespace
 
 std::expected<std::unique_ptr<pgn::ByteSource>, std::string> open_pgn_input(
-    const std::string& path) {
+    const std::string& path, std::atomic<std::uint64_t>* bytes_read) {
   auto file = pgn::FileSource::open(path);
   if (!file) return std::unexpected(file.error());
   std::unique_ptr<pgn::ByteSource> source = std::move(*file);
+  if (bytes_read) source = std::make_unique<MeteredSource>(std::move(source), *bytes_read);
   if (path.ends_with(".zst")) source = std::make_unique<ZstdSource>(std::move(source), path);
   return source;
 }

@@ -1,13 +1,18 @@
 #include "pgndb/index/store.h"
 
 #include <rocksdb/db.h>
+#include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
+#include <rocksdb/sst_file_writer.h>
+#include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <vector>
 
 #include "bytes.h"
+#include "metadata_keys.h"
 #include "pgn/game.h"
 #include "pgn/text.h"
 #include "pgndb/index/game_codec.h"
@@ -23,12 +28,28 @@ constexpr std::string_view game_count_key = "meta:game_count";
 constexpr std::string_view reject_count_key = "meta:reject_count";
 
 // Column families, in the order the handles are kept.
-enum Family { Default, Games, Rejects, Positions, Sources, FamilyCount };
-constexpr std::string_view family_names[FamilyCount] = {"default", "games", "rejects", "positions",
-                                                        "sources"};
+enum Family {
+  Default,
+  Games,
+  Rejects,
+  Positions,
+  Sources,
+  Metadata,
+  Fingerprints,
+  Duplicates,
+  FamilyCount
+};
+constexpr std::string_view family_names[FamilyCount] = {"default",      "games",     "rejects",
+                                                        "positions",    "sources",   "metadata",
+                                                        "fingerprints", "duplicates"};
 
 std::string hash_key(std::uint64_t hash) {
   return bytes::big_endian32(std::uint32_t(hash >> 32)) + bytes::big_endian32(std::uint32_t(hash));
+}
+
+bool exists(const std::string& path) {
+  std::error_code error;
+  return std::filesystem::exists(path, error);
 }
 
 Status from_rocksdb(const rocksdb::Status& s, std::string_view context) {
@@ -50,10 +71,40 @@ std::string encode_reject(const Reject& r) {
   return out;
 }
 
+// Sorts position entries by their 40-bit key, keeping the order of entries with equal keys
+// (game order, as they were added): a least-significant-digit radix sort, three passes of 16, 16
+// and 8 bits. It replaced std::sort, which took most of a batch's commit time.
+void sort_by_key(std::vector<std::pair<std::uint64_t, std::uint32_t>>& entries,
+                 std::vector<std::pair<std::uint64_t, std::uint32_t>>& scratch) {
+  scratch.resize(entries.size());
+  std::vector<std::uint32_t> counts;
+  auto* from = &entries;
+  auto* to = &scratch;
+  for (auto [shift, bits] : {std::pair{0, 16}, std::pair{16, 16}, std::pair{32, 8}}) {
+    const std::uint64_t mask = (std::uint64_t(1) << bits) - 1;
+    counts.assign(std::size_t(mask) + 2, 0);
+    for (const auto& e : *from) ++counts[((e.first >> shift) & mask) + 1];
+    for (std::size_t i = 1; i < counts.size(); ++i) counts[i] += counts[i - 1];
+    for (const auto& e : *from) (*to)[counts[(e.first >> shift) & mask]++] = e;
+    std::swap(from, to);
+  }
+  // Three passes: the sorted entries ended in `scratch`.
+  entries.swap(scratch);
+}
+
+// A key and value to write, or a key to delete.
+struct Row {
+  std::string key, value;
+  bool erase = false;
+};
+
 }  // namespace
 
 struct Store::Impl {
   std::unique_ptr<rocksdb::DB> db;
+  std::string path;
+  rocksdb::DBOptions db_options;
+  std::vector<rocksdb::ColumnFamilyOptions> family_options;
   std::vector<rocksdb::ColumnFamilyHandle*> families;
   std::uint32_t version = 0;
   std::uint32_t games = 0, rejects = 0;  // committed counts
@@ -61,6 +112,41 @@ struct Store::Impl {
   ~Impl() {
     for (auto* f : families)
       if (db) db->DestroyColumnFamilyHandle(f).PermitUncheckedError();
+  }
+
+  // Where a batch's table file for family `f` is written before it is ingested.
+  std::string ingest_path(int f) const {
+    return pgn::cat(path, "/ingest-", family_names[f], ".sst");
+  }
+
+  // Writes each family's rows (sorted here, keys unique) as one table file, then ingests all the
+  // files in one atomic step: after a crash either every file of the batch is in the database or
+  // none is. Rows are cleared.
+  Status ingest(std::vector<Row> (&rows)[FamilyCount]) {
+    std::vector<rocksdb::IngestExternalFileArg> args;
+    for (int f = 0; f < FamilyCount; ++f) {
+      auto& r = rows[f];
+      if (r.empty()) continue;
+      auto by_key = [](const Row& a, const Row& b) { return a.key < b.key; };
+      if (!std::is_sorted(r.begin(), r.end(), by_key)) std::sort(r.begin(), r.end(), by_key);
+      rocksdb::SstFileWriter writer(rocksdb::EnvOptions(),
+                                    rocksdb::Options(db_options, family_options[f]), families[f]);
+      const std::string file = ingest_path(f);
+      rocksdb::Status s = writer.Open(file);
+      for (std::size_t i = 0; s.ok() && i < r.size(); ++i)
+        s = r[i].erase ? writer.Delete(r[i].key) : writer.Put(r[i].key, r[i].value);
+      if (s.ok()) s = writer.Finish();
+      if (!s.ok()) return from_rocksdb(s, pgn::cat("writing ", file));
+      rocksdb::IngestExternalFileArg arg;
+      arg.column_family = families[f];
+      arg.external_files = {file};
+      arg.options.move_files = true;
+      args.push_back(std::move(arg));
+      r.clear();
+    }
+    if (args.empty()) return Status::ok();
+    rocksdb::Status s = db->IngestExternalFiles(args);
+    return s.ok() ? Status::ok() : from_rocksdb(s, "ingesting a batch");
   }
 
   std::expected<std::uint32_t, Status> read_count(std::string_view key) {
@@ -74,13 +160,14 @@ struct Store::Impl {
 
 struct WriteBatch::Impl {
   Store::Impl* store;
-  rocksdb::WriteBatch batch;
+  // Rows of each column family; written as table files at commit (Store::Impl::ingest).
+  std::vector<Row> rows[FamilyCount];
   std::uint32_t next_game, next_reject;  // ids the next additions get
   std::size_t games = 0;
   std::string scratch;
-  // Position entries of this batch's games, by bucket number; one run per touched bucket.
-  std::vector<std::vector<positions::Entry>> buckets =
-      std::vector<std::vector<positions::Entry>>(positions::bucket_count);
+  // Position entries of this batch's games in game order: (the top 40 bits of the key, game id).
+  // Sorted at commit into one run per bucket touched.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> positions, sort_scratch;
   std::uint32_t first_game;  // the id of the batch's first game: names its runs
 };
 
@@ -89,33 +176,28 @@ WriteBatch::WriteBatch(WriteBatch&&) noexcept = default;
 WriteBatch::~WriteBatch() = default;
 
 std::uint32_t WriteBatch::add_game(const pgn::GameRecord& game) {
+  return add_game(prepare_game(game));
+}
+
+std::uint32_t WriteBatch::add_game(const PreparedGame& game, std::uint32_t duplicate_of) {
   const std::uint32_t id = impl_->next_game++;
-  impl_->scratch.clear();
-  encode_game(game, impl_->scratch);
-  impl_->batch.Put(impl_->store->families[Games], bytes::big_endian32(id), impl_->scratch)
-      .PermitUncheckedError();
-  // Every position of the main line, the start and the end included.
-  pgn::Position pos = game.start;
-  auto index = [&](const pgn::Position& p) {
-    const pgn::Key key = pgn::repetition_key(p);
-    impl_->buckets[positions::bucket_of(key)].push_back({positions::suffix_of(key), id});
-  };
-  index(pos);
-  for (const pgn::MoveNode& node : game.moves) {
-    if (node.move.is_null())
-      pos.play_null();
-    else
-      pos.play(node.move);
-    index(pos);
-  }
+  const std::string id_key = bytes::big_endian32(id);
+  auto& rows = impl_->rows;
+  rows[Games].push_back({id_key, game.encoded});
+  for (pgn::Key key : game.positions) impl_->positions.emplace_back(key >> 24, id);
+  for (const std::string& key : game.metadata) rows[Metadata].push_back({key + id_key, {}});
+  // The first game with a fingerprint is the original; later ones point to it.
+  if (duplicate_of)
+    rows[Duplicates].push_back({id_key, bytes::big_endian32(duplicate_of)});
+  else
+    rows[Fingerprints].push_back({hash_key(game.fingerprint), id_key});
   ++impl_->games;
   return id;
 }
 
 void WriteBatch::add_reject(const Reject& reject) {
   const std::uint32_t id = impl_->next_reject++;
-  impl_->batch.Put(impl_->store->families[Rejects], bytes::big_endian32(id), encode_reject(reject))
-      .PermitUncheckedError();
+  impl_->rows[Rejects].push_back({bytes::big_endian32(id), encode_reject(reject)});
 }
 
 std::size_t WriteBatch::games() const { return impl_->games; }
@@ -125,38 +207,39 @@ void WriteBatch::set_source_progress(std::uint64_t hash, const SourceProgress& p
   bytes::put_string(value, progress.name);
   bytes::put_varint(value, progress.games);
   value += char(progress.complete ? 1 : 0);
-  impl_->batch.Put(impl_->store->families[Sources], hash_key(hash), value).PermitUncheckedError();
+  auto& sources = impl_->rows[Sources];
+  sources.clear();  // the latest progress of the batch is what counts
+  sources.push_back({hash_key(hash), std::move(value)});
 }
 
 Status WriteBatch::commit() {
   Store::Impl& store = *impl_->store;
   const std::uint32_t games = impl_->next_game - 1, rejects = impl_->next_reject - 1;
-  for (std::uint32_t bucket = 0; bucket < positions::bucket_count; ++bucket) {
-    auto& entries = impl_->buckets[bucket];
-    if (entries.empty()) continue;
-    std::sort(entries.begin(), entries.end());
-    entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
+  // Sorted by key, then game: each bucket's entries are one stretch, already in run order.
+  auto& all = impl_->positions;
+  sort_by_key(all, impl_->sort_scratch);
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  std::vector<positions::Entry> run;
+  for (std::size_t i = 0; i < all.size();) {
+    const std::uint32_t bucket = std::uint32_t(all[i].first >> 24);
+    run.clear();
+    for (; i < all.size() && std::uint32_t(all[i].first >> 24) == bucket; ++i)
+      run.push_back({std::uint32_t(all[i].first) & 0xFFFFFF, all[i].second});
     impl_->scratch.clear();
-    positions::encode_run(entries, impl_->scratch);
-    impl_->batch
-        .Put(store.families[Positions], positions::run_key(bucket, impl_->first_game),
-             impl_->scratch)
-        .PermitUncheckedError();
-    entries.clear();
+    positions::encode_run(run, impl_->scratch);
+    impl_->rows[Positions].push_back(
+        {positions::run_key(bucket, impl_->first_game), impl_->scratch});
   }
+  all.clear();
   // The counters go in the same atomic batch as what they count.
-  impl_->batch.Put(store.families[Default], game_count_key, bytes::big_endian32(games))
-      .PermitUncheckedError();
-  impl_->batch.Put(store.families[Default], reject_count_key, bytes::big_endian32(rejects))
-      .PermitUncheckedError();
-  rocksdb::WriteOptions options;
-  options.sync = true;  // a committed batch survives a power loss
-  rocksdb::Status s = store.db->Write(options, &impl_->batch);
-  if (!s.ok()) return from_rocksdb(s, "writing games");
+  impl_->rows[Default].push_back({std::string(game_count_key), bytes::big_endian32(games)});
+  impl_->rows[Default].push_back({std::string(reject_count_key), bytes::big_endian32(rejects)});
+  // Table files rather than the write-ahead log and memtable: an import writes tens of millions
+  // of keys, and sorting them here costs a fraction of inserting them into a skip list.
+  if (auto s = store.ingest(impl_->rows); !s.is_ok()) return s;
   store.games = games;
   store.rejects = rejects;
   impl_->first_game = impl_->next_game;  // the next commit's runs get keys of their own
-  impl_->batch.Clear();
   impl_->games = 0;
   return Status::ok();
 }
@@ -214,6 +297,39 @@ std::expected<StoreStats, Status> Store::stats() const {
   };
   if (auto s = count(Sources, [&](std::string_view) { return ++stats.sources, true; }); !s.is_ok())
     return std::unexpected(s);
+  if (auto s = count(Duplicates, [&](std::string_view) { return ++stats.duplicates, true; });
+      !s.is_ok())
+    return std::unexpected(s);
+  // Distinct players: one seek per name, past all its games.
+  std::unique_ptr<rocksdb::Iterator> it(
+      impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->families[Metadata]));
+  const std::string player_prefix(1, char(metadata::Player));
+  for (it->Seek(player_prefix); it->Valid() && it->key().starts_with(player_prefix);) {
+    const std::string_view key = it->key().ToStringView();
+    const std::size_t end = key.find('\0', 1);
+    if (end == std::string_view::npos)
+      return std::unexpected(Status::error(Status::Code::Corruption, "player index damaged"));
+    ++stats.players;
+    it->Seek(std::string(key.substr(0, end)) + '\1');
+  }
+  // Dates: the first and the last key of the date index.
+  auto date_of = [](std::string_view key) {
+    const unsigned year = (std::uint8_t(key[1]) << 8) | std::uint8_t(key[2]);
+    auto two = [](unsigned v) {
+      return v ? std::string{char('0' + v / 10), char('0' + v % 10)} : std::string("??");
+    };
+    return pgn::cat(year / 1000, year / 100 % 10, year / 10 % 10, year % 10, '.',
+                    two(std::uint8_t(key[3])), '.', two(std::uint8_t(key[4])));
+  };
+  const std::string date_prefix(1, char(metadata::Date));
+  it->Seek(date_prefix);
+  if (it->Valid() && it->key().starts_with(date_prefix) && it->key().size() >= 5) {
+    stats.first_date = date_of(it->key().ToStringView());
+    it->SeekForPrev(date_prefix + std::string(8, '\xFF'));
+    if (it->Valid() && it->key().starts_with(date_prefix) && it->key().size() >= 5)
+      stats.last_date = date_of(it->key().ToStringView());
+  }
+  if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading metadata"));
   std::vector<positions::Entry> run;
   if (auto s = count(Positions,
                      [&](std::string_view value) {
@@ -225,6 +341,28 @@ std::expected<StoreStats, Status> Store::stats() const {
       !s.is_ok())
     return std::unexpected(s);
   return stats;
+}
+
+std::expected<std::uint32_t, Status> Store::find_fingerprint(std::uint64_t fingerprint) const {
+  std::string value;
+  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Fingerprints],
+                                     hash_key(fingerprint), &value);
+  if (s.IsNotFound()) return 0;
+  if (!s.ok()) return std::unexpected(from_rocksdb(s, "reading fingerprints"));
+  if (value.size() != 4)
+    return std::unexpected(Status::error(Status::Code::Corruption, "fingerprint damaged"));
+  return bytes::read_big_endian32(value);
+}
+
+std::expected<std::uint32_t, Status> Store::duplicate_of(std::uint32_t id) const {
+  std::string value;
+  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Duplicates],
+                                     bytes::big_endian32(id), &value);
+  if (s.IsNotFound()) return 0;
+  if (!s.ok()) return std::unexpected(from_rocksdb(s, "reading duplicates"));
+  if (value.size() != 4)
+    return std::unexpected(Status::error(Status::Code::Corruption, "duplicate record damaged"));
+  return bytes::read_big_endian32(value);
 }
 
 std::expected<Reject, Status> Store::reject(std::uint32_t id) const {
@@ -261,32 +399,27 @@ std::expected<SourceProgress, Status> Store::source(std::uint64_t hash) const {
 Status Store::fold_positions() {
   std::unique_ptr<rocksdb::Iterator> it(
       impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->families[Positions]));
-  rocksdb::WriteBatch batch;
+  std::vector<Row> rows[FamilyCount];
+  auto& out = rows[Positions];
   std::string first_key, current_bucket, encoded;
   std::vector<std::string> later_keys;
   std::vector<positions::Entry> entries, run;
-  // Writes the bucket gathered so far as one run under its first run's key.
-  auto finish_bucket = [&]() -> Status {
-    if (later_keys.empty()) return Status::ok();
+  // The bucket gathered so far as one run under its first run's key; its other runs deleted.
+  // Rows come out in key order, as a table file needs them.
+  auto finish_bucket = [&] {
+    if (later_keys.empty()) return;
     std::sort(entries.begin(), entries.end());
     entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
     encoded.clear();
     positions::encode_run(entries, encoded);
-    batch.Put(impl_->families[Positions], first_key, encoded).PermitUncheckedError();
-    for (const auto& key : later_keys)
-      batch.Delete(impl_->families[Positions], key).PermitUncheckedError();
-    if (batch.Count() > 20000) {
-      rocksdb::Status s = impl_->db->Write(rocksdb::WriteOptions(), &batch);
-      if (!s.ok()) return from_rocksdb(s, "folding the position index");
-      batch.Clear();
-    }
-    return Status::ok();
+    out.push_back({first_key, encoded});
+    for (auto& key : later_keys) out.push_back({std::move(key), {}, true});
   };
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     const std::string key = it->key().ToString();
     const std::string bucket = key.substr(0, 2);
     if (bucket != current_bucket) {
-      if (auto s = finish_bucket(); !s.is_ok()) return s;
+      finish_bucket();
       current_bucket = bucket;
       first_key = key;
       later_keys.clear();
@@ -300,21 +433,17 @@ Status Store::fold_positions() {
     entries.insert(entries.end(), run.begin(), run.end());
   }
   if (!it->status().ok()) return from_rocksdb(it->status(), "reading the position index");
-  if (auto s = finish_bucket(); !s.is_ok()) return s;
-  rocksdb::WriteOptions options;
-  options.sync = true;
-  rocksdb::Status s = impl_->db->Write(options, &batch);
-  return s.ok() ? Status::ok() : from_rocksdb(s, "folding the position index");
+  finish_bucket();
+  // One atomic ingestion: an interrupted fold leaves the index as it was.
+  return impl_->ingest(rows);
 }
 
 Status Store::compact() {
-  rocksdb::CompactRangeOptions options;
-  options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
-  for (auto* family : impl_->families) {
-    rocksdb::Status s = impl_->db->CompactRange(options, family, nullptr, nullptr);
-    if (!s.ok()) return from_rocksdb(s, "compacting");
-  }
-  return Status::ok();
+  // Folding leaves each bucket's old runs behind, deleted: compaction drops them. The other
+  // families are only ever added to; RocksDB's own compactions keep them in shape.
+  rocksdb::Status s = impl_->db->CompactRange(rocksdb::CompactRangeOptions(),
+                                              impl_->families[Positions], nullptr, nullptr);
+  return s.ok() ? Status::ok() : from_rocksdb(s, "compacting the position index");
 }
 
 std::expected<std::vector<PositionMatch>, Status> Store::find_position(
@@ -360,27 +489,64 @@ std::expected<std::vector<PositionMatch>, Status> Store::find_position(
 
 std::expected<Store, Status> Store::open(const std::string& path, const StoreOptions& options) {
   rocksdb::DBOptions db_options;
-  db_options.create_if_missing = options.create_if_missing;
-  db_options.create_missing_column_families = true;
-  rocksdb::ColumnFamilyOptions family_options;
-  family_options.compression = rocksdb::kZSTD;
+  db_options.create_if_missing = options.create_if_missing && !options.read_only;
+  db_options.create_missing_column_families = !options.read_only;
+  // A reader opens every table file at once: files an importer deletes afterwards (compaction)
+  // stay readable through their open handles.
+  if (options.read_only) db_options.max_open_files = -1;
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
-  for (std::string_view name : family_names)
-    descriptors.emplace_back(std::string(name), family_options);
+  for (int f = 0; f < FamilyCount; ++f) {
+    rocksdb::ColumnFamilyOptions family_options;
+    family_options.compression = rocksdb::kZSTD;
+    // Data goes to the last level as soon as it is compacted, not down level after level: a
+    // compaction after an import rewrites the data once, not once per level.
+    family_options.level_compaction_dynamic_level_bytes = true;
+    // Position runs and fingerprints are hashes: compressing them costs time and saves nothing.
+    if (f == Positions || f == Fingerprints) family_options.compression = rocksdb::kNoCompression;
+    if (f == Fingerprints) {
+      // Most lookups are for fingerprints not stored (a new game): a Bloom filter answers them
+      // without reading a block.
+      rocksdb::BlockBasedTableOptions table;
+      table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+      family_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+    }
+    descriptors.emplace_back(std::string(family_names[f]), family_options);
+  }
 
   auto impl = std::make_unique<Impl>();
   rocksdb::DB* raw = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(db_options, path, descriptors, &impl->families, &raw);
+  rocksdb::Status s;
+  if (options.read_only) {
+    // The importer may be switching files (flush, compaction) while we open: try again.
+    for (int attempt = 0; attempt < 5; ++attempt) {
+      s = rocksdb::DB::OpenForReadOnly(db_options, path, descriptors, &impl->families, &raw);
+      if (s.ok() || !(s.IsIOError() || s.IsPathNotFound() || s.IsCorruption())) break;
+    }
+  } else {
+    s = rocksdb::DB::Open(db_options, path, descriptors, &impl->families, &raw);
+  }
   if (!s.ok()) {
-    if (!options.create_if_missing && s.IsInvalidArgument())
+    if ((!options.create_if_missing || options.read_only) &&
+        (s.IsInvalidArgument() || s.IsPathNotFound() || (s.IsIOError() && !exists(path))))
       return std::unexpected(Status::error(Status::Code::NotFound, "no database at " + path));
     return std::unexpected(from_rocksdb(s, "opening " + path));
   }
   impl->db.reset(raw);
+  impl->path = path;
+  impl->db_options = db_options;
+  for (const auto& d : descriptors) impl->family_options.push_back(d.options);
+  // Table files of a batch that was being written when an earlier run stopped.
+  if (!options.read_only)
+    for (int f = 0; f < FamilyCount; ++f) {
+      std::error_code ignored;
+      std::filesystem::remove(impl->ingest_path(f), ignored);
+    }
 
   std::string value;
   s = impl->db->Get(rocksdb::ReadOptions(), impl->families[Default], version_key, &value);
-  if (s.IsNotFound()) {
+  if (s.IsNotFound() && options.read_only) {
+    return std::unexpected(Status::error(Status::Code::NotFound, "no database at " + path));
+  } else if (s.IsNotFound()) {
     s = impl->db->Put(rocksdb::WriteOptions(), impl->families[Default], version_key,
                       bytes::big_endian32(schema_version));
     if (!s.ok()) return std::unexpected(from_rocksdb(s, "writing the schema version"));

@@ -12,17 +12,21 @@
 
 #include "pgn/game_record.h"
 #include "pgn/reader.h"
+#include "pgndb/index/prepared_game.h"
 #include "pgndb/index/status.h"
 
 namespace pgndb::index {
 
 // Bumped whenever the key or value layout of any column family changes (docs/storage.md).
-inline constexpr std::uint32_t schema_version = 4;
+inline constexpr std::uint32_t schema_version = 5;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path
   // without a database fails with NotFound.
   bool create_if_missing = true;
+  // Open for reading only, beside a process that may be importing into the database: this
+  // store sees the games committed when it was opened (each whole, with its index entries).
+  bool read_only = false;
 };
 
 // A game that could not be replayed, kept as it was written (the quarantine).
@@ -52,6 +56,10 @@ struct SourceProgress {
 // What a database holds, and where its bytes go.
 struct StoreStats {
   std::uint64_t games = 0, rejects = 0, sources = 0, positions = 0;
+  std::uint64_t duplicates = 0;  // games stored that are duplicates of earlier ones
+  std::uint64_t players = 0;     // distinct normalised player names
+  // The earliest and latest dates of the games, with unknown parts as `??`; empty when none.
+  std::string first_date, last_date;
   // Bytes on disk (compressed table files) per column family, by name.
   std::vector<std::pair<std::string, std::uint64_t>> bytes_by_part;
 };
@@ -67,6 +75,9 @@ class WriteBatch {
 
   // Adds a replayed game; returns the id it will have.
   std::uint32_t add_game(const pgn::GameRecord& game);
+  // Adds a prepared game; `duplicate_of` is the id of the game it duplicates (0: none). A
+  // duplicate is stored and indexed like any game, and marked as such.
+  std::uint32_t add_game(const PreparedGame& game, std::uint32_t duplicate_of = 0);
   void add_reject(const Reject& reject);
   // Records, with the games of this batch, how far the source with content hash `hash` is.
   void set_source_progress(std::uint64_t hash, const SourceProgress& progress);
@@ -105,6 +116,11 @@ class Store {
   [[nodiscard]] std::expected<StoreStats, Status> stats() const;
   // Rejects have ids 1..reject_count().
   [[nodiscard]] std::expected<Reject, Status> reject(std::uint32_t id) const;
+  // The id of the first stored game with this duplicate fingerprint, or 0.
+  [[nodiscard]] std::expected<std::uint32_t, Status> find_fingerprint(
+      std::uint64_t fingerprint) const;
+  // The game that game `id` duplicates, or 0 when it is an original.
+  [[nodiscard]] std::expected<std::uint32_t, Status> duplicate_of(std::uint32_t id) const;
   // The progress recorded for a source, or a default SourceProgress when it was never seen.
   [[nodiscard]] std::expected<SourceProgress, Status> source(std::uint64_t hash) const;
   // Folds each position bucket's runs (one per import batch) into one run: smaller, and one

@@ -1,0 +1,51 @@
+// Importing a PGN file into a store: several threads replay and prepare games while one thread
+// writes them, in file order, in atomic batches (each game whole, with all its index entries).
+// A file is named by a hash of its contents, so that one imported whole is skipped and one
+// imported in part is resumed after the games already stored.
+#pragma once
+
+#include <cstdint>
+#include <expected>
+#include <functional>
+#include <string>
+
+#include "pgndb/index/status.h"
+#include "pgndb/index/store.h"
+
+namespace pgndb::index {
+
+struct ImportProgress {
+  std::uint64_t bytes_read = 0;   // of the file (compressed bytes for `.zst`)
+  std::uint64_t bytes_total = 0;  // the file's size; 0 when unknown (standard input)
+  std::uint64_t games = 0, duplicates = 0, rejects = 0;  // of this file, written so far
+};
+
+struct ImportOptions {
+  unsigned threads = 0;  // threads replaying games; 0: one per core
+  // Games per atomic write. Memory grows with it (about 2 KB per game); an interrupted import
+  // loses at most one batch of work.
+  std::size_t batch_games = 20000;
+  // Leave out games identical to one stored (same moves, players, date and result) instead of
+  // storing them marked as duplicates.
+  bool skip_duplicates = false;
+  // Called on the importing thread after every few hundred games.
+  std::function<void(const ImportProgress&)> on_progress;
+};
+
+struct FileImport {
+  bool already_imported = false;    // the same content was imported whole before: nothing done
+  std::string imported_as;          // the name it had then
+  std::uint64_t resumed_after = 0;  // games of the file an earlier, interrupted run handled
+  std::uint64_t games = 0;          // games stored (duplicates kept included)
+  std::uint64_t duplicates = 0;     // duplicates found (kept, or left out with skip_duplicates)
+  std::uint64_t rejects = 0;        // games quarantined
+  std::uint64_t positions = 0;      // position index entries written
+};
+
+// Imports `path` (a file, `.zst` file, or `-` for standard input, which is not tracked). Errors
+// are I/O errors of the file and errors of the store; bad games are not errors (they go to the
+// quarantine, with file, line, column and reason).
+[[nodiscard]] std::expected<FileImport, Status> import_file(Store& store, const std::string& path,
+                                                            const ImportOptions& options = {});
+
+}  // namespace pgndb::index

@@ -1,0 +1,290 @@
+#include "pgndb/index/importer.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+#include "pgn/reader.h"
+#include "pgn/replay.h"
+#include "pgn/text.h"
+#include "pgndb/index/input.h"
+#include "pgndb/index/prepared_game.h"
+
+namespace pgndb::index {
+
+namespace {
+
+// FNV-1a over a file's bytes: names a source by its contents, so that a file imported whole is
+// recognised under any name, and a partly imported one is resumed.
+std::expected<std::uint64_t, std::string> content_hash(const std::string& path) {
+  auto file = pgn::FileSource::open(path);
+  if (!file) return std::unexpected(file.error());
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  std::vector<char> buffer(1 << 20);
+  for (;;) {
+    auto n = (*file)->read(buffer.data(), buffer.size());
+    if (!n) return std::unexpected(n.error());
+    if (*n == 0) return hash;
+    for (std::size_t i = 0; i < *n; ++i) hash = (hash ^ std::uint8_t(buffer[i])) * 0x100000001b3ULL;
+  }
+}
+
+// A run of consecutive games of the file: their texts as read, then (once a worker has been at
+// it) what each became.
+struct Chunk {
+  std::vector<std::string> texts;
+  std::vector<pgn::Location> origins;  // where each text starts in the file
+  std::vector<std::variant<PreparedGame, Reject>> outcomes;
+  std::uint64_t bytes_read = 0;  // of the file, when the chunk was cut
+  bool ready = false;
+};
+
+// Cuts the file into game texts: the reader skips every game (no events), and hands over its
+// exact text and where it starts.
+class Splitter final : public pgn::Visitor {
+ public:
+  Chunk* chunk = nullptr;
+  pgn::Control begin_game(pgn::Location at) override {
+    at_ = at;
+    return pgn::Control::Skip;
+  }
+  void end_game(std::string_view text) override {
+    chunk->texts.emplace_back(text);
+    chunk->origins.push_back(at_);
+  }
+
+ private:
+  pgn::Location at_;
+};
+
+// Replays one game from its text; the reader reports the places of the original file.
+std::variant<PreparedGame, Reject> prepare(const std::string& file, const std::string& text,
+                                           pgn::Location origin, pgn::ReplayVisitor& replay) {
+  if (text.empty())
+    return Reject{file, origin, "game too long to keep its text; it was not imported", {}};
+  pgn::StringSource source(text);
+  pgn::ReaderOptions reader_options;
+  reader_options.chunk_size = text.size() + 1;
+  reader_options.origin = origin;
+  pgn::Reader reader(source, reader_options);
+  auto read = reader.read_game(replay);
+  if (!read || !*read) return Reject{file, origin, "the game's text could not be read again", text};
+  if (replay.has_error()) {
+    for (const auto& p : replay.problems())
+      if (p.severity == pgn::GameProblem::Severity::Error)
+        return Reject{file, p.location, p.message, text};
+  }
+  return prepare_game(replay.record());
+}
+
+// The threads of one file's import and what they share. The reader cuts chunks and queues them
+// (at most `max_chunks` at a time: memory stays bounded whatever the file's size); workers
+// prepare the chunks in any order; the calling thread takes them in file order and writes them.
+class Pipeline {
+ public:
+  Pipeline(std::string path, std::uint64_t skip, unsigned workers)
+      : path_(std::move(path)), skip_(skip) {
+    reader_ = std::thread([this] { read(); });
+    for (unsigned i = 0; i < workers; ++i) workers_.emplace_back([this] { work(); });
+  }
+  ~Pipeline() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    changed_.notify_all();
+    reader_.join();
+    for (auto& w : workers_) w.join();
+  }
+
+  // The next chunk in file order, prepared; nullptr at the end of the file (or after an error).
+  std::unique_ptr<Chunk> next() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] {
+      return (!in_order_.empty() && in_order_.front()->ready) ||
+             (reading_done_ && in_order_.empty());
+    });
+    if (in_order_.empty()) return nullptr;
+    auto chunk = std::move(in_order_.front());
+    in_order_.pop_front();
+    changed_.notify_all();
+    return chunk;
+  }
+  // After next() returned nullptr: the error that ended reading, if one did.
+  const std::string& read_error() const { return read_error_; }
+  std::uint64_t bytes_read() const { return bytes_read_.load(std::memory_order_relaxed); }
+
+ private:
+  static constexpr std::size_t games_per_chunk = 256, max_chunks = 64;
+
+  void read() {
+    auto finish = [&](std::string error) {
+      std::lock_guard lock(mutex_);
+      read_error_ = std::move(error);
+      reading_done_ = true;
+      changed_.notify_all();
+    };
+    auto source = open_pgn_input(path_, &bytes_read_);
+    if (!source) return finish(source.error());
+    pgn::Reader reader(**source);
+    struct SkipAll final : pgn::Visitor {
+      pgn::Control begin_game(pgn::Location) override { return pgn::Control::Skip; }
+    } skipper;
+    for (std::uint64_t i = 0; i < skip_; ++i) {
+      auto more = reader.read_game(skipper);
+      if (!more) return finish(more.error());
+      if (!*more) return finish({});
+    }
+    Splitter splitter;
+    for (bool more = true; more;) {
+      auto chunk = std::make_unique<Chunk>();
+      splitter.chunk = chunk.get();
+      while (chunk->texts.size() < games_per_chunk) {
+        auto read = reader.read_game(splitter);
+        if (!read) return finish(read.error());
+        if (!(more = *read)) break;
+      }
+      chunk->bytes_read = bytes_read();
+      std::unique_lock lock(mutex_);
+      changed_.wait(lock, [&] { return stopping_ || in_order_.size() < max_chunks; });
+      if (stopping_) return;
+      if (!chunk->texts.empty()) {
+        to_prepare_.push_back(chunk.get());
+        in_order_.push_back(std::move(chunk));
+        changed_.notify_all();
+      }
+    }
+    finish({});
+  }
+
+  void work() {
+    pgn::ReplayVisitor replay({.keep_record = true, .keep_text = false});
+    for (;;) {
+      Chunk* chunk;
+      {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return stopping_ || !to_prepare_.empty() || reading_done_; });
+        if (stopping_ || to_prepare_.empty()) return;
+        chunk = to_prepare_.front();
+        to_prepare_.pop_front();
+      }
+      chunk->outcomes.reserve(chunk->texts.size());
+      for (std::size_t i = 0; i < chunk->texts.size(); ++i)
+        chunk->outcomes.push_back(prepare(path_, chunk->texts[i], chunk->origins[i], replay));
+      chunk->texts.clear();
+      chunk->texts.shrink_to_fit();
+      {
+        std::lock_guard lock(mutex_);
+        chunk->ready = true;
+      }
+      changed_.notify_all();
+    }
+  }
+
+  const std::string path_;
+  const std::uint64_t skip_;
+  std::atomic<std::uint64_t> bytes_read_{0};
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<std::unique_ptr<Chunk>> in_order_;  // cut, not yet written (owns the chunks)
+  std::deque<Chunk*> to_prepare_;                // cut, not yet claimed by a worker
+  bool reading_done_ = false, stopping_ = false;
+  std::string read_error_;
+  std::thread reader_;
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace
+
+std::expected<FileImport, Status> import_file(Store& store, const std::string& path,
+                                              const ImportOptions& options) {
+  FileImport result;
+  // Files are tracked by content (standard input cannot be: it is read once).
+  const bool tracked = path != "-";
+  std::uint64_t hash = 0;
+  SourceProgress progress{path, 0, false};
+  ImportProgress shown;
+  if (tracked) {
+    auto h = content_hash(path);
+    if (!h) return std::unexpected(Status::error(Status::Code::IoError, h.error()));
+    hash = *h;
+    auto known = store.source(hash);
+    if (!known) return std::unexpected(known.error());
+    if (known->complete) {
+      result.already_imported = true;
+      result.imported_as = known->name;
+      result.games = known->games;
+      return result;
+    }
+    progress.games = result.resumed_after = known->games;
+    std::error_code error;
+    shown.bytes_total = std::filesystem::file_size(path, error);
+  }
+
+  const unsigned threads =
+      options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  Pipeline pipeline(path, progress.games, threads);
+  WriteBatch batch = store.begin_batch();
+  // Fingerprints of the games in the batch not yet committed (the store knows the others).
+  std::unordered_map<std::uint64_t, std::uint32_t> uncommitted;
+  const std::size_t batch_games = std::max<std::size_t>(1, options.batch_games);
+  std::size_t handled = 0;  // games of the batch, stored or not
+  auto commit = [&]() -> Status {
+    if (tracked) batch.set_source_progress(hash, progress);
+    uncommitted.clear();
+    handled = 0;
+    return batch.commit();
+  };
+
+  while (auto chunk = pipeline.next()) {
+    for (auto& outcome : chunk->outcomes) {
+      ++progress.games;
+      ++handled;
+      if (auto* reject = std::get_if<Reject>(&outcome)) {
+        batch.add_reject(*reject);
+        ++result.rejects;
+      } else {
+        auto& game = std::get<PreparedGame>(outcome);
+        std::uint32_t original = 0;
+        if (auto it = uncommitted.find(game.fingerprint); it != uncommitted.end()) {
+          original = it->second;
+        } else {
+          auto found = store.find_fingerprint(game.fingerprint);
+          if (!found) return std::unexpected(found.error());
+          original = *found;
+        }
+        if (original) ++result.duplicates;
+        if (!original || !options.skip_duplicates) {
+          const std::uint32_t id = batch.add_game(game, original);
+          if (!original) uncommitted.emplace(game.fingerprint, id);
+          ++result.games;
+          result.positions += game.positions.size();
+        }
+      }
+      if (handled >= batch_games) {
+        if (auto s = commit(); !s.is_ok()) return std::unexpected(s);
+      }
+    }
+    if (options.on_progress) {
+      shown.bytes_read = chunk->bytes_read;
+      shown.games = result.games;
+      shown.duplicates = result.duplicates;
+      shown.rejects = result.rejects;
+      options.on_progress(shown);
+    }
+  }
+  if (!pipeline.read_error().empty())
+    return std::unexpected(Status::error(Status::Code::IoError, pipeline.read_error()));
+  progress.complete = true;
+  if (auto s = commit(); !s.is_ok()) return std::unexpected(s);
+  return result;
+}
+
+}  // namespace pgndb::index

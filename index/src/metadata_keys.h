@@ -1,0 +1,34 @@
+// Keys of the metadata index (docs/storage.md, "Metadata"): one byte naming the dimension, the
+// value in a form whose byte order is the value's order, then the game id (4 bytes, big-endian),
+// so that every game with a given value, or in a range of values, is one range scan in id order.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace pgndb::index::metadata {
+
+enum Dimension : char {
+  Player = 'p',  // normalised name, 0, colour (0 White, 1 Black)
+  Event = 'e',   // normalised name, 0
+  Site = 's',    // normalised name, 0
+  Date = 'd',    // year (2 bytes), month, day; 0 for each unknown (`??`) part
+  Result = 'r',  // 0 `*`, 1 `1-0`, 2 `0-1`, 3 `1/2-1/2`
+  Eco = 'o',     // the three characters of the ECO code (A00..E99)
+  Rating = 'w',  // Elo (2 bytes), colour (0 White, 1 Black)
+  Plies = 'n',   // main-line plies (2 bytes, at most 65535)
+};
+
+inline void put16(std::string& out, unsigned v) {
+  out += char(v >> 8);
+  out += char(v);
+}
+
+// Date parts from a PGN date such as `1994.??.??`; false when it is not of that form at all.
+struct DateParts {
+  unsigned year = 0, month = 0, day = 0;
+};
+[[nodiscard]] bool parse_date(std::string_view text, DateParts& parts);
+
+}  // namespace pgndb::index::metadata

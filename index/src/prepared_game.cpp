@@ -1,0 +1,145 @@
+#include "pgndb/index/prepared_game.h"
+
+#include <charconv>
+
+#include "metadata_keys.h"
+#include "pgn/game.h"
+#include "pgndb/index/game_codec.h"
+#include "pgndb/index/names.h"
+
+namespace pgndb::index {
+
+namespace metadata {
+
+bool parse_date(std::string_view text, DateParts& parts) {
+  // yyyy.mm.dd, each part digits or question marks.
+  if (text.size() != 10 || text[4] != '.' || text[7] != '.') return false;
+  auto part = [&](std::size_t at, std::size_t length, unsigned& value) {
+    std::string_view s = text.substr(at, length);
+    if (s.find_first_not_of('?') == std::string_view::npos) return value = 0, true;
+    auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value);
+    return error == std::errc() && end == s.data() + s.size();
+  };
+  return part(0, 4, parts.year) && part(5, 2, parts.month) && part(8, 2, parts.day) &&
+         parts.month <= 12 && parts.day <= 31;
+}
+
+}  // namespace metadata
+
+namespace {
+
+class Fingerprint {
+ public:
+  void add(std::string_view s) {
+    for (char c : s) byte(std::uint8_t(c));
+    byte(0xFF);  // ends the field, so that ("ab", "c") and ("a", "bc") differ
+  }
+  void add(std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) byte(std::uint8_t(v >> (8 * i)));
+  }
+  // FNV-1a, then a finaliser that spreads every input bit over the whole result.
+  std::uint64_t value() const {
+    std::uint64_t z = hash_;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+
+ private:
+  void byte(std::uint8_t b) { hash_ = (hash_ ^ b) * 0x100000001b3ULL; }
+  std::uint64_t hash_ = 0xcbf29ce484222325ULL;
+};
+
+std::string_view tag_or_empty(const pgn::GameRecord& game, std::string_view name) {
+  const std::string* v = game.tag(name);
+  return v ? std::string_view(*v) : std::string_view();
+}
+
+// A tag that says nothing (`?`, `-`, empty) is not indexed.
+bool known(std::string_view value) { return !value.empty() && value != "?" && value != "-"; }
+
+std::uint8_t result_code(std::string_view result) {
+  if (result == "1-0") return 1;
+  if (result == "0-1") return 2;
+  if (result == "1/2-1/2") return 3;
+  return 0;
+}
+
+void add_metadata(const pgn::GameRecord& game, std::vector<std::string>& keys) {
+  using namespace metadata;
+  auto named = [&](Dimension d, std::string_view value) -> std::string* {
+    if (!known(value)) return nullptr;
+    std::string key(1, char(d));
+    key += normalize_name(value);
+    key += '\0';
+    keys.push_back(std::move(key));
+    return &keys.back();
+  };
+  if (std::string* k = named(Player, tag_or_empty(game, "White"))) *k += char(0);
+  if (std::string* k = named(Player, tag_or_empty(game, "Black"))) *k += char(1);
+  named(Event, tag_or_empty(game, "Event"));
+  named(Site, tag_or_empty(game, "Site"));
+
+  DateParts date;
+  if (parse_date(tag_or_empty(game, "Date"), date) && date.year > 0) {
+    std::string key(1, char(Date));
+    put16(key, date.year);
+    key += char(date.month);
+    key += char(date.day);
+    keys.push_back(std::move(key));
+  }
+  keys.push_back({char(Result), char(result_code(game.result))});
+
+  const std::string_view eco = tag_or_empty(game, "ECO");
+  if (eco.size() == 3 && eco[0] >= 'A' && eco[0] <= 'E' && std::isdigit(std::uint8_t(eco[1])) &&
+      std::isdigit(std::uint8_t(eco[2])))
+    keys.push_back(std::string(1, char(Eco)) + std::string(eco));
+
+  int colour = 0;
+  for (std::string_view tag : {"WhiteElo", "BlackElo"}) {
+    const std::string_view text = tag_or_empty(game, tag);
+    unsigned elo = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), elo);
+    if (error == std::errc() && end == text.data() + text.size() && elo > 0 && elo < 65536) {
+      std::string key(1, char(Rating));
+      put16(key, elo);
+      key += char(colour);
+      keys.push_back(std::move(key));
+    }
+    ++colour;
+  }
+  std::string plies(1, char(Plies));
+  put16(plies, unsigned(std::min<std::size_t>(game.moves.size(), 65535)));
+  keys.push_back(std::move(plies));
+}
+
+}  // namespace
+
+PreparedGame prepare_game(const pgn::GameRecord& game) {
+  PreparedGame prepared;
+  encode_game(game, prepared.encoded);
+
+  Fingerprint fingerprint;
+  fingerprint.add(game.start.key());
+  pgn::Position pos = game.start;
+  prepared.positions.reserve(game.moves.size() + 1);
+  prepared.positions.push_back(pgn::repetition_key(pos));
+  for (const pgn::MoveNode& node : game.moves) {
+    fingerprint.add(node.move.raw());
+    if (node.move.is_null())
+      pos.play_null();
+    else
+      pos.play(node.move);
+    prepared.positions.push_back(pgn::repetition_key(pos));
+  }
+  fingerprint.add(tag_or_empty(game, "White"));
+  fingerprint.add(tag_or_empty(game, "Black"));
+  fingerprint.add(tag_or_empty(game, "Date"));
+  fingerprint.add(game.result);
+  prepared.fingerprint = fingerprint.value();
+
+  add_metadata(game, prepared.metadata);
+  return prepared;
+}
+
+}  // namespace pgndb::index
