@@ -155,7 +155,8 @@ void declare_rejects(po::options_description& options, po::positional_options_de
 }
 
 int run_rejects(const po::variables_map& vm) {
-  auto store = index::Store::open(vm["db"].as<std::string>(), {.create_if_missing = false});
+  auto store = index::Store::open(vm["db"].as<std::string>(),
+                                  {.create_if_missing = false, .read_only = true});
   if (!store) {
     std::cerr << "pgndb rejects: " << store.error().message() << '\n';
     return Usage;

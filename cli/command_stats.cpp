@@ -37,7 +37,8 @@ void declare_stats(po::options_description& options, po::positional_options_desc
 }
 
 int run_stats(const po::variables_map& vm) {
-  auto store = index::Store::open(vm["db"].as<std::string>(), {.create_if_missing = false});
+  auto store = index::Store::open(vm["db"].as<std::string>(),
+                                  {.create_if_missing = false, .read_only = true});
   if (!store) {
     std::cerr << "pgndb stats: " << store.error().message() << '\n';
     return Usage;
@@ -47,24 +48,6 @@ int run_stats(const po::variables_map& vm) {
     std::cerr << "pgndb stats: " << stats.error().message() << '\n';
     return Usage;
   }
-  // Players and dates come from the games' tags; dates keep their unknown parts (`1994.??.??`).
-  std::set<std::string> players;
-  std::string first_date, last_date;
-  for (std::uint32_t id = 1; id <= store->game_count(); ++id) {
-    auto game = store->game_header(id);
-    if (!game) {
-      std::cerr << "pgndb stats: " << game.error().message() << '\n';
-      return Usage;
-    }
-    for (const char* side : {"White", "Black"})
-      if (const std::string* name = game->tag(side); name && *name != "?" && !name->empty())
-        players.insert(*name);
-    if (const std::string* date = game->tag("Date");
-        date && date->size() >= 4 && (*date)[0] != '?') {
-      if (first_date.empty() || *date < first_date) first_date = *date;
-      if (last_date.empty() || *date > last_date) last_date = *date;
-    }
-  }
   std::uint64_t total_bytes = 0;
   for (const auto& [part, bytes] : stats->bytes_by_part) total_bytes += bytes;
   const double per_game = stats->games ? double(total_bytes) / double(stats->games) : 0.0;
@@ -72,9 +55,9 @@ int run_stats(const po::variables_map& vm) {
   if (vm["json"].as<bool>()) {
     std::cout << "{\"games\": " << stats->games << ", \"rejects\": " << stats->rejects
               << ", \"sources\": " << stats->sources << ", \"positions\": " << stats->positions
-              << ", \"players\": " << players.size()
-              << ", \"first_date\": " << json_string(first_date)
-              << ", \"last_date\": " << json_string(last_date) << ", \"bytes\": {";
+              << ", \"duplicates\": " << stats->duplicates << ", \"players\": " << stats->players
+              << ", \"first_date\": " << json_string(stats->first_date)
+              << ", \"last_date\": " << json_string(stats->last_date) << ", \"bytes\": {";
     bool first = true;
     for (const auto& [part, bytes] : stats->bytes_by_part) {
       std::cout << (first ? "" : ", ") << json_string(part) << ": " << bytes;
@@ -85,12 +68,13 @@ int run_stats(const po::variables_map& vm) {
     return Success;
   }
   std::cout << "games:      " << stats->games << '\n'
+            << "duplicates: " << stats->duplicates << '\n'
             << "rejects:    " << stats->rejects << '\n'
             << "sources:    " << stats->sources << '\n'
             << "positions:  " << stats->positions << '\n'
-            << "players:    " << players.size() << '\n'
-            << "dates:      " << (first_date.empty() ? "-" : first_date) << " to "
-            << (last_date.empty() ? "-" : last_date) << '\n'
+            << "players:    " << stats->players << '\n'
+            << "dates:      " << (stats->first_date.empty() ? "-" : stats->first_date) << " to "
+            << (stats->last_date.empty() ? "-" : stats->last_date) << '\n'
             << "on disk:    " << total_bytes << " bytes (" << std::uint64_t(per_game)
             << " per game)\n";
   for (const auto& [part, bytes] : stats->bytes_by_part)

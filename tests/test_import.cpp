@@ -289,6 +289,6 @@ TEST_CASE("pgndb stats counts games, rejects, sources, positions, players and da
   // 2 games stored (the third has an illegal move), 3 + 2 positions, players A, B, C.
   CHECK(
       r.out.starts_with("{\"games\": 2, \"rejects\": 1, \"sources\": 1, \"positions\": 5, "
-                        "\"players\": 3, \"first_date\": \"1994.??.??\", "
+                        "\"duplicates\": 0, \"players\": 3, \"first_date\": \"1994.??.??\", "
                         "\"last_date\": \"2001.03.04\", \"bytes\": {"));
 }

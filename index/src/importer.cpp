@@ -4,8 +4,10 @@
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
+#include <future>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 #include <variant>
@@ -232,15 +234,32 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
       options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   Pipeline pipeline(path, progress.games, threads);
   WriteBatch batch = store.begin_batch();
-  // Fingerprints of the games in the batch not yet committed (the store knows the others).
-  std::unordered_map<std::uint64_t, std::uint32_t> uncommitted;
+  // A full batch is committed on its own thread while the next one fills: writing table files
+  // and waiting for them to reach the disk then costs no time of this thread.
+  std::optional<WriteBatch> committing;
+  std::future<Status> committed;
+  // Fingerprints of the games in batches not yet committed (the store knows the others): the
+  // one filling and the one being committed.
+  std::unordered_map<std::uint64_t, std::uint32_t> uncommitted, in_commit;
   const std::size_t batch_games = std::max<std::size_t>(1, options.batch_games);
   std::size_t handled = 0;  // games of the batch, stored or not
+  auto finish_commit = [&]() -> Status {
+    if (!committed.valid()) return Status::ok();
+    Status s = committed.get();
+    committing.reset();
+    in_commit.clear();
+    return s;
+  };
   auto commit = [&]() -> Status {
+    if (auto s = finish_commit(); !s.is_ok()) return s;
     if (tracked) batch.set_source_progress(hash, progress);
-    uncommitted.clear();
+    WriteBatch next = batch.successor();
+    committing.emplace(std::move(batch));
+    batch = std::move(next);
+    in_commit.swap(uncommitted);
     handled = 0;
-    return batch.commit();
+    committed = std::async(std::launch::async, [&] { return committing->commit(); });
+    return Status::ok();
   };
 
   while (auto chunk = pipeline.next()) {
@@ -255,6 +274,8 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
         std::uint32_t original = 0;
         if (auto it = uncommitted.find(game.fingerprint); it != uncommitted.end()) {
           original = it->second;
+        } else if (auto c = in_commit.find(game.fingerprint); c != in_commit.end()) {
+          original = c->second;
         } else {
           auto found = store.find_fingerprint(game.fingerprint);
           if (!found) return std::unexpected(found.error());
@@ -280,10 +301,13 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
       options.on_progress(shown);
     }
   }
-  if (!pipeline.read_error().empty())
+  if (!pipeline.read_error().empty()) {
+    (void)finish_commit();  // the read error is the one to report
     return std::unexpected(Status::error(Status::Code::IoError, pipeline.read_error()));
+  }
   progress.complete = true;
   if (auto s = commit(); !s.is_ok()) return std::unexpected(s);
+  if (auto s = finish_commit(); !s.is_ok()) return std::unexpected(s);
   return result;
 }
 

@@ -173,6 +173,15 @@ struct WriteBatch::Impl {
 
 WriteBatch::WriteBatch(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 WriteBatch::WriteBatch(WriteBatch&&) noexcept = default;
+WriteBatch& WriteBatch::operator=(WriteBatch&&) noexcept = default;
+
+WriteBatch WriteBatch::successor() const {
+  auto next = std::make_unique<Impl>();
+  next->store = impl_->store;
+  next->next_game = next->first_game = impl_->next_game;
+  next->next_reject = impl_->next_reject;
+  return WriteBatch(std::move(next));
+}
 WriteBatch::~WriteBatch() = default;
 
 std::uint32_t WriteBatch::add_game(const pgn::GameRecord& game) {
@@ -549,6 +558,11 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   } else if (s.IsNotFound()) {
     s = impl->db->Put(rocksdb::WriteOptions(), impl->families[Default], version_key,
                       bytes::big_endian32(schema_version));
+    if (!s.ok()) return std::unexpected(from_rocksdb(s, "writing the schema version"));
+    // Into a table file at once: every write after this one is an ingested table file, so the
+    // write-ahead log stays empty, and a reader opening the database beside an importer (which
+    // may be replaying and deleting that log) never misses anything.
+    s = impl->db->Flush(rocksdb::FlushOptions(), impl->families[Default]);
     if (!s.ok()) return std::unexpected(from_rocksdb(s, "writing the schema version"));
   } else if (!s.ok()) {
     return std::unexpected(from_rocksdb(s, "reading the schema version"));

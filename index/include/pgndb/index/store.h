@@ -72,6 +72,7 @@ class WriteBatch {
  public:
   ~WriteBatch();
   WriteBatch(WriteBatch&&) noexcept;
+  WriteBatch& operator=(WriteBatch&&) noexcept;
 
   // Adds a replayed game; returns the id it will have.
   std::uint32_t add_game(const pgn::GameRecord& game);
@@ -82,6 +83,9 @@ class WriteBatch {
   // Records, with the games of this batch, how far the source with content hash `hash` is.
   void set_source_progress(std::uint64_t hash, const SourceProgress& progress);
   std::size_t games() const;
+  // A batch whose ids follow this one's, so that it can be filled while this one is being
+  // committed (on another thread). This batch must be committed before the next one.
+  WriteBatch successor() const;
   [[nodiscard]] Status commit();
 
  private:

@@ -1,0 +1,202 @@
+// What an import writes besides games and positions: the metadata index (names normalised, the
+// key of each dimension), duplicate detection, progress, and reading while an import runs.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pgn/reader.h"
+#include "pgn/replay.h"
+#include "pgn/san.h"
+#include "pgndb/index/names.h"
+#include "pgndb/index/prepared_game.h"
+#include "pgndb/index/store.h"
+#include "support.h"
+
+namespace fs = std::filesystem;
+using pgndb::index::normalize_name;
+using pgndb::index::Store;
+using pgndb::test::run_command;
+using pgndb::test::TempDir;
+using namespace std::string_literals;
+
+namespace {
+
+pgn::GameRecord replay_one(const std::string& text) {
+  pgn::StringSource source(text);
+  pgn::Reader reader(source);
+  pgn::ReplayVisitor replay({.keep_record = true, .keep_text = false});
+  auto read = reader.read_game(replay);
+  REQUIRE(read);
+  REQUIRE(*read);
+  REQUIRE_FALSE(replay.has_error());
+  return replay.record();
+}
+
+std::string import(const fs::path& db, const std::string& files, const std::string& extra = "") {
+  const auto r = run_command(std::string(PGNDB_BINARY) + " import --db '" + db.string() + "' " +
+                             files + " " + extra + " 2>&1");
+  INFO(r.out);
+  REQUIRE(r.exit_code == 0);
+  return r.out;
+}
+
+}  // namespace
+
+TEST_CASE("player names are normalised so that one person's spellings meet") {
+  CHECK(normalize_name("Carlsen, Magnus") == "carlsen, magnus");
+  CHECK(normalize_name("CARLSEN,Magnus") == "carlsen, magnus");
+  CHECK(normalize_name("  Carlsen ,  M. ") == "carlsen, m");
+  CHECK(normalize_name("Andersson,  Ulf") == "andersson, ulf");
+  // Accents of Latin letters fold to the base letter, also outside Latin-1.
+  CHECK(normalize_name("Hübner, Róbert") == "hubner, robert");
+  CHECK(normalize_name("Łukasz Ćwik") == "lukasz cwik");
+  CHECK(normalize_name("Großmann") == "grossmann");
+  CHECK(normalize_name("Ærøskøbing") == "aeroskobing");
+  // Other scripts stay as they are (not lower-cased: that needs Unicode tables).
+  CHECK(normalize_name("Карлсен") == "Карлсен");
+  CHECK(normalize_name("") == "");
+  CHECK(normalize_name(" . ") == "");
+}
+
+TEST_CASE("a game's metadata index keys follow docs/storage.md") {
+  const pgn::GameRecord game = replay_one(
+      "[Event \"Tata Steel Masters\"]\n[Site \"Wijk aan Zee NED\"]\n[Date \"2023.01.??\"]\n"
+      "[White \"Carlsen, Magnus\"]\n[Black \"Giri, Anish\"]\n[Result \"1/2-1/2\"]\n"
+      "[WhiteElo \"2859\"]\n[BlackElo \"?\"]\n[ECO \"C65\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 "
+      "1/2-1/2\n");
+  const auto prepared = pgndb::index::prepare_game(game);
+  // Dimension byte, value, (the store then appends the game id). 2859 = 0x0B2B.
+  const std::vector<std::string> expected = {"pcarlsen, magnus\0\0"s,
+                                             "pgiri, anish\0\1"s,
+                                             "etata steel masters\0"s,
+                                             "swijk aan zee ned\0"s,
+                                             "d\x07\xE7\x01\x00"s,
+                                             "r\x03"s,
+                                             "oC65"s,
+                                             "w\x0B\x2B\x00"s,
+                                             "n\x00\x05"s};
+  CHECK(prepared.metadata == expected);
+  // Six positions: the start and one after each of the five moves.
+  CHECK(prepared.positions.size() == 6);
+}
+
+TEST_CASE("a game seen before is a duplicate: kept and marked, or left out on request") {
+  TempDir tmp;
+  const fs::path first = tmp / "first.pgn", second = tmp / "second.pgn";
+  const std::string game_a =
+      "[Event \"E\"]\n[White \"A\"]\n[Black \"B\"]\n[Date \"2001.02.03\"]\n[Result \"1-0\"]\n\n"
+      "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
+  const std::string game_b =
+      "[White \"C\"]\n[Black \"D\"]\n[Date \"2001.02.03\"]\n\n1. d4 d5 1/2-1/2\n\n";
+  pgndb::test::write_file(first, game_a + game_b);
+  // The same two games from another source (other tags, a comment, tags in another order), a
+  // game differing only in its date, and a new one.
+  pgndb::test::write_file(
+      second,
+      "[White \"A\"]\n[Event \"Other\"]\n[Black \"B\"]\n[Date \"2001.02.03\"]\n[Round \"3\"]\n\n"
+      "1. e4 {book} e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n" +
+          game_b +
+          "[White \"C\"]\n[Black \"D\"]\n[Date \"2001.02.04\"]\n\n1. d4 d5 1/2-1/2\n\n"
+          "[White \"A\"]\n[Black \"B\"]\n\n1. c4 *\n\n");
+
+  const fs::path db = tmp / "db";
+  import(db, "'" + first.string() + "'");
+  const std::string out = import(db, "'" + second.string() + "'");
+  CHECK(out.find("imported: 4 games, duplicates: 2 (kept, marked)") != std::string::npos);
+  {
+    auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
+    REQUIRE(store);
+    REQUIRE(store->game_count() == 6);
+    const std::uint32_t originals[] = {0, 0, 1, 2, 0, 0};
+    for (std::uint32_t id = 1; id <= 6; ++id) {
+      INFO("game " << id);
+      auto of = store->duplicate_of(id);
+      REQUIRE(of);
+      CHECK(*of == originals[id - 1]);
+    }
+    // The duplicate is stored as its own source wrote it.
+    auto kept = store->game(3);
+    REQUIRE(kept);
+    CHECK(kept->tag("Event"));
+    CHECK(*kept->tag("Event") == "Other");
+    auto stats = store->stats();
+    REQUIRE(stats);
+    CHECK(stats->duplicates == 2);
+  }
+
+  // A duplicate within one file counts as well.
+  const fs::path skipped_db = tmp / "skipped";
+  const std::string skipped =
+      import(skipped_db, "'" + first.string() + "' '" + second.string() + "'", "--skip-duplicates");
+  CHECK(skipped.find("imported: 4 games, duplicates: 2 (left out)") != std::string::npos);
+  auto store = Store::open(skipped_db.string(), {.create_if_missing = false, .read_only = true});
+  REQUIRE(store);
+  CHECK(store->game_count() == 4);
+  // The source counts the left-out games as handled: a second run finds nothing to do.
+  const std::string again = import(skipped_db, "'" + second.string() + "'", "--skip-duplicates");
+  CHECK(again.find("already imported (4 games") != std::string::npos);
+}
+
+TEST_CASE("progress is shown on request: games, games/s, bytes of total") {
+  TempDir tmp;
+  const std::string out = import(tmp / "db", "'" + std::string(PGNDB_SHARED_DATA) +
+                                                 "/corpus/Andreikin.pgn' --progress always");
+  CHECK(out.find("Andreikin.pgn: ") != std::string::npos);
+  CHECK(out.find(" games/s, ") != std::string::npos);
+  CHECK(out.find(" MiB (") != std::string::npos);
+  // Without a terminal, `auto` shows none.
+  const std::string quiet =
+      import(tmp / "db2", "'" + std::string(PGNDB_SHARED_DATA) + "/corpus/Andreikin.pgn'");
+  CHECK(quiet.find(" games/s, ") == std::string::npos);
+}
+
+// Another process reads while an import commits batch after batch: each time it opens the
+// database it sees a whole number of batches, and every game it sees is whole, with its
+// position index entries.
+TEST_CASE("a database can be read while an import runs") {
+  TempDir tmp;
+  const fs::path db = tmp / "db", done = tmp / "done";
+  std::string files;
+  for (const char* name : {"Andreikin.pgn", "Shirov.pgn", "Mamedyarov.pgn"})
+    files += " '" + std::string(PGNDB_SHARED_DATA) + "/corpus/" + name + "'";
+  // Create the database first, so that readers never race its creation.
+  REQUIRE(Store::open(db.string()));
+  REQUIRE(
+      std::system((std::string("(") + PGNDB_BINARY + " import --threads 1 --batch 300 --db '" +
+                   db.string() + "'" + files + " >/dev/null 2>&1; touch '" + done.string() + "') &")
+                      .c_str()) == 0);
+  std::uint32_t seen = 0;
+  int opens = 0, growing = 0;
+  while (!fs::exists(done)) {
+    auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
+    INFO((store ? std::string() : store.error().message()));
+    REQUIRE(store);
+    ++opens;
+    const std::uint32_t count = store->game_count();
+    CHECK(count >= seen);
+    if (count > seen) ++growing;
+    seen = count;
+    if (count == 0) continue;
+    // The newest game is whole, and the position index finds it at its final position.
+    auto game = store->game(count);
+    REQUIRE(game);
+    pgn::Position pos = game->start;
+    for (const auto& node : game->moves) pos.play(node.move);
+    auto matches = store->find_position(pos);
+    REQUIRE(matches);
+    bool found = false;
+    for (const auto& m : *matches) found |= m.game == count && m.ply == int(game->moves.size());
+    CHECK(found);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
+  REQUIRE(store);
+  CHECK(store->game_count() > 2000);
+  CHECK(opens > 3);
+  CHECK(growing > 1);  // the reader saw the database grow while the import ran
+}
