@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <thread>
 #include <vector>
 
 #include "bytes.h"
@@ -115,8 +116,22 @@ struct Store::Impl {
   }
 
   // Where a batch's table file for family `f` is written before it is ingested.
-  std::string ingest_path(int f) const {
-    return pgn::cat(path, "/ingest-", family_names[f], ".sst");
+  std::string ingest_path(int f, int part = 0) const {
+    return pgn::cat(path, "/ingest-", family_names[f], "-", part, ".sst");
+  }
+
+  // Writes `rows` of family `f` (sorted here when they are not; keys unique) as a table file.
+  Status write_table(int f, std::vector<Row>& rows, const std::string& file) {
+    auto by_key = [](const Row& a, const Row& b) { return a.key < b.key; };
+    if (!std::is_sorted(rows.begin(), rows.end(), by_key))
+      std::sort(rows.begin(), rows.end(), by_key);
+    rocksdb::SstFileWriter writer(rocksdb::EnvOptions(),
+                                  rocksdb::Options(db_options, family_options[f]), families[f]);
+    rocksdb::Status s = writer.Open(file);
+    for (std::size_t i = 0; s.ok() && i < rows.size(); ++i)
+      s = rows[i].erase ? writer.Delete(rows[i].key) : writer.Put(rows[i].key, rows[i].value);
+    if (s.ok()) s = writer.Finish();
+    return s.ok() ? Status::ok() : from_rocksdb(s, pgn::cat("writing ", file));
   }
 
   // Writes each family's rows (sorted here, keys unique) as one table file, then ingests all the
@@ -127,16 +142,8 @@ struct Store::Impl {
     for (int f = 0; f < FamilyCount; ++f) {
       auto& r = rows[f];
       if (r.empty()) continue;
-      auto by_key = [](const Row& a, const Row& b) { return a.key < b.key; };
-      if (!std::is_sorted(r.begin(), r.end(), by_key)) std::sort(r.begin(), r.end(), by_key);
-      rocksdb::SstFileWriter writer(rocksdb::EnvOptions(),
-                                    rocksdb::Options(db_options, family_options[f]), families[f]);
       const std::string file = ingest_path(f);
-      rocksdb::Status s = writer.Open(file);
-      for (std::size_t i = 0; s.ok() && i < r.size(); ++i)
-        s = r[i].erase ? writer.Delete(r[i].key) : writer.Put(r[i].key, r[i].value);
-      if (s.ok()) s = writer.Finish();
-      if (!s.ok()) return from_rocksdb(s, pgn::cat("writing ", file));
+      if (auto s = write_table(f, r, file); !s.is_ok()) return s;
       rocksdb::IngestExternalFileArg arg;
       arg.column_family = families[f];
       arg.external_files = {file};
@@ -405,16 +412,20 @@ std::expected<SourceProgress, Status> Store::source(std::uint64_t hash) const {
   return p;
 }
 
-Status Store::fold_positions() {
-  std::unique_ptr<rocksdb::Iterator> it(
-      impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->families[Positions]));
-  std::vector<Row> rows[FamilyCount];
-  auto& out = rows[Positions];
+namespace {
+
+// Folds the runs of buckets [first, last) into one run each: the rows (in key order) put the
+// folded run under each bucket's first key and delete its other runs.
+Status fold_buckets(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* family, std::uint32_t first,
+                    std::uint32_t last, std::vector<Row>& out) {
+  rocksdb::ReadOptions options;
+  const std::string upper = positions::bucket_key_of(last);
+  rocksdb::Slice upper_slice(upper);
+  if (last < positions::bucket_count) options.iterate_upper_bound = &upper_slice;
+  std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(options, family));
   std::string first_key, current_bucket, encoded;
   std::vector<std::string> later_keys;
-  std::vector<positions::Entry> entries, run;
-  // The bucket gathered so far as one run under its first run's key; its other runs deleted.
-  // Rows come out in key order, as a table file needs them.
+  std::vector<positions::Entry> entries;
   auto finish_bucket = [&] {
     if (later_keys.empty()) return;
     std::sort(entries.begin(), entries.end());
@@ -424,27 +435,53 @@ Status Store::fold_positions() {
     out.push_back({first_key, encoded});
     for (auto& key : later_keys) out.push_back({std::move(key), {}, true});
   };
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    const std::string key = it->key().ToString();
-    const std::string bucket = key.substr(0, 2);
-    if (bucket != current_bucket) {
+  for (it->Seek(positions::bucket_key_of(first)); it->Valid(); it->Next()) {
+    const std::string_view key = it->key().ToStringView();
+    if (key.substr(0, 2) != current_bucket) {
       finish_bucket();
-      current_bucket = bucket;
+      current_bucket = key.substr(0, 2);
       first_key = key;
       later_keys.clear();
       entries.clear();
     } else {
-      later_keys.push_back(key);
+      later_keys.emplace_back(key);
     }
-    run.clear();
-    if (!positions::decode_run(it->value().ToStringView(), run))
+    if (!positions::decode_run(it->value().ToStringView(), entries))
       return Status::error(Status::Code::Corruption, "position index damaged");
-    entries.insert(entries.end(), run.begin(), run.end());
   }
   if (!it->status().ok()) return from_rocksdb(it->status(), "reading the position index");
   finish_bucket();
-  // One atomic ingestion: an interrupted fold leaves the index as it was.
-  return impl_->ingest(rows);
+  return Status::ok();
+}
+
+}  // namespace
+
+Status Store::fold_positions() {
+  // Two halves of the buckets on two threads, each written as its own table file; both files
+  // are ingested in one atomic step, so an interrupted fold leaves the index as it was.
+  constexpr int parts = 2;
+  std::vector<Row> rows[parts];
+  Status status[parts] = {Status::ok(), Status::ok()};
+  auto fold_part = [&](int part) {
+    const std::uint32_t first = positions::bucket_count / parts * std::uint32_t(part);
+    const std::uint32_t last = positions::bucket_count / parts * std::uint32_t(part + 1);
+    status[part] = fold_buckets(*impl_->db, impl_->families[Positions], first, last, rows[part]);
+    if (status[part].is_ok() && !rows[part].empty())
+      status[part] = impl_->write_table(Positions, rows[part], impl_->ingest_path(Positions, part));
+  };
+  std::thread other(fold_part, 1);
+  fold_part(0);
+  other.join();
+  rocksdb::IngestExternalFileArg arg;
+  arg.column_family = impl_->families[Positions];
+  arg.options.move_files = true;
+  for (int part = 0; part < parts; ++part) {
+    if (!status[part].is_ok()) return status[part];
+    if (!rows[part].empty()) arg.external_files.push_back(impl_->ingest_path(Positions, part));
+  }
+  if (arg.external_files.empty()) return Status::ok();
+  rocksdb::Status s = impl_->db->IngestExternalFiles({arg});
+  return s.ok() ? Status::ok() : from_rocksdb(s, "folding the position index");
 }
 
 Status Store::compact() {
@@ -546,10 +583,11 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   for (const auto& d : descriptors) impl->family_options.push_back(d.options);
   // Table files of a batch that was being written when an earlier run stopped.
   if (!options.read_only)
-    for (int f = 0; f < FamilyCount; ++f) {
-      std::error_code ignored;
-      std::filesystem::remove(impl->ingest_path(f), ignored);
-    }
+    for (int f = 0; f < FamilyCount; ++f)
+      for (int part = 0; part < 2; ++part) {
+        std::error_code ignored;
+        std::filesystem::remove(impl->ingest_path(f, part), ignored);
+      }
 
   std::string value;
   s = impl->db->Get(rocksdb::ReadOptions(), impl->families[Default], version_key, &value);
