@@ -549,6 +549,13 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     family_options.level_compaction_dynamic_level_bytes = true;
     // Position runs and fingerprints are hashes: compressing them costs time and saves nothing.
     if (f == Positions || f == Fingerprints) family_options.compression = rocksdb::kNoCompression;
+    // Each import batch adds a table file of runs that overlaps all earlier ones; compacting
+    // them as they come is wasted work, since the fold after the import rewrites them all.
+    if (f == Positions) {
+      family_options.level0_file_num_compaction_trigger = 32;
+      family_options.level0_slowdown_writes_trigger = 64;
+      family_options.level0_stop_writes_trigger = 128;
+    }
     if (f == Fingerprints) {
       // Most lookups are for fingerprints not stored (a new game): a Bloom filter answers them
       // without reading a block.
