@@ -412,72 +412,78 @@ std::expected<SourceProgress, Status> Store::source(std::uint64_t hash) const {
   return p;
 }
 
-namespace {
-
-// Folds the runs of buckets [first, last) into one run each: the rows (in key order) put the
-// folded run under each bucket's first key and delete its other runs.
-Status fold_buckets(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* family, std::uint32_t first,
-                    std::uint32_t last, std::vector<Row>& out) {
-  rocksdb::ReadOptions options;
-  const std::string upper = positions::bucket_key_of(last);
-  rocksdb::Slice upper_slice(upper);
-  if (last < positions::bucket_count) options.iterate_upper_bound = &upper_slice;
-  std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(options, family));
-  std::string first_key, current_bucket, encoded;
-  std::vector<std::string> later_keys;
-  std::vector<positions::Entry> entries;
-  auto finish_bucket = [&] {
-    if (later_keys.empty()) return;
-    std::sort(entries.begin(), entries.end());
-    entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
-    encoded.clear();
-    positions::encode_run(entries, encoded);
-    out.push_back({first_key, encoded});
-    for (auto& key : later_keys) out.push_back({std::move(key), {}, true});
-  };
-  for (it->Seek(positions::bucket_key_of(first)); it->Valid(); it->Next()) {
-    const std::string_view key = it->key().ToStringView();
-    if (key.substr(0, 2) != current_bucket) {
-      finish_bucket();
-      current_bucket = key.substr(0, 2);
-      first_key = key;
-      later_keys.clear();
-      entries.clear();
-    } else {
-      later_keys.emplace_back(key);
-    }
-    if (!positions::decode_run(it->value().ToStringView(), entries))
-      return Status::error(Status::Code::Corruption, "position index damaged");
-  }
-  if (!it->status().ok()) return from_rocksdb(it->status(), "reading the position index");
-  finish_bucket();
-  return Status::ok();
-}
-
-}  // namespace
-
 Status Store::fold_positions() {
-  // Two halves of the buckets on two threads, each written as its own table file; both files
-  // are ingested in one atomic step, so an interrupted fold leaves the index as it was.
+  // Two halves of the buckets on two threads. Each writes its folded runs (under each bucket's
+  // first key, with deletions of the bucket's other runs) as table files of at most about
+  // 32 MB, so memory stays bounded whatever the size of the index; all the files are ingested
+  // in one atomic step, so an interrupted fold leaves the index as it was.
   constexpr int parts = 2;
-  std::vector<Row> rows[parts];
+  constexpr std::size_t file_bytes = std::size_t(32) << 20;
+  std::vector<std::string> files[parts];
   Status status[parts] = {Status::ok(), Status::ok()};
-  auto fold_part = [&](int part) {
+  auto fold_part = [&](int part) -> Status {
     const std::uint32_t first = positions::bucket_count / parts * std::uint32_t(part);
     const std::uint32_t last = positions::bucket_count / parts * std::uint32_t(part + 1);
-    status[part] = fold_buckets(*impl_->db, impl_->families[Positions], first, last, rows[part]);
-    if (status[part].is_ok() && !rows[part].empty())
-      status[part] = impl_->write_table(Positions, rows[part], impl_->ingest_path(Positions, part));
+    rocksdb::ReadOptions options;
+    const std::string upper = positions::bucket_key_of(last);
+    rocksdb::Slice upper_slice(upper);
+    if (last < positions::bucket_count) options.iterate_upper_bound = &upper_slice;
+    std::unique_ptr<rocksdb::Iterator> it(
+        impl_->db->NewIterator(options, impl_->families[Positions]));
+    std::vector<Row> rows;
+    std::size_t row_bytes = 0;
+    auto write_file = [&]() -> Status {
+      if (rows.empty()) return Status::ok();
+      files[part].push_back(impl_->ingest_path(Positions, 2 * int(files[part].size()) + part));
+      Status s = impl_->write_table(Positions, rows, files[part].back());
+      rows.clear();
+      row_bytes = 0;
+      return s;
+    };
+    std::string first_key, current_bucket, encoded;
+    std::vector<std::string> later_keys;
+    std::vector<positions::Entry> entries;
+    auto finish_bucket = [&]() -> Status {
+      if (later_keys.empty()) return Status::ok();
+      std::sort(entries.begin(), entries.end());
+      entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
+      encoded.clear();
+      positions::encode_run(entries, encoded);
+      row_bytes += first_key.size() + encoded.size();
+      rows.push_back({first_key, encoded});
+      for (auto& key : later_keys) {
+        row_bytes += key.size() + sizeof(Row);
+        rows.push_back({std::move(key), {}, true});
+      }
+      return row_bytes >= file_bytes ? write_file() : Status::ok();
+    };
+    for (it->Seek(positions::bucket_key_of(first)); it->Valid(); it->Next()) {
+      const std::string_view key = it->key().ToStringView();
+      if (key.substr(0, 2) != current_bucket) {
+        if (auto s = finish_bucket(); !s.is_ok()) return s;
+        current_bucket = key.substr(0, 2);
+        first_key = key;
+        later_keys.clear();
+        entries.clear();
+      } else {
+        later_keys.emplace_back(key);
+      }
+      if (!positions::decode_run(it->value().ToStringView(), entries))
+        return Status::error(Status::Code::Corruption, "position index damaged");
+    }
+    if (!it->status().ok()) return from_rocksdb(it->status(), "reading the position index");
+    if (auto s = finish_bucket(); !s.is_ok()) return s;
+    return write_file();
   };
-  std::thread other(fold_part, 1);
-  fold_part(0);
+  std::thread other([&] { status[1] = fold_part(1); });
+  status[0] = fold_part(0);
   other.join();
   rocksdb::IngestExternalFileArg arg;
   arg.column_family = impl_->families[Positions];
   arg.options.move_files = true;
   for (int part = 0; part < parts; ++part) {
     if (!status[part].is_ok()) return status[part];
-    if (!rows[part].empty()) arg.external_files.push_back(impl_->ingest_path(Positions, part));
+    arg.external_files.insert(arg.external_files.end(), files[part].begin(), files[part].end());
   }
   if (arg.external_files.empty()) return Status::ok();
   rocksdb::Status s = impl_->db->IngestExternalFiles({arg});
@@ -589,12 +595,12 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   impl->db_options = db_options;
   for (const auto& d : descriptors) impl->family_options.push_back(d.options);
   // Table files of a batch that was being written when an earlier run stopped.
-  if (!options.read_only)
-    for (int f = 0; f < FamilyCount; ++f)
-      for (int part = 0; part < 2; ++part) {
-        std::error_code ignored;
-        std::filesystem::remove(impl->ingest_path(f, part), ignored);
-      }
+  if (!options.read_only) {
+    std::error_code ignored;
+    for (const auto& entry : std::filesystem::directory_iterator(path, ignored))
+      if (entry.path().filename().string().starts_with("ingest-"))
+        std::filesystem::remove(entry.path(), ignored);
+  }
 
   std::string value;
   s = impl->db->Get(rocksdb::ReadOptions(), impl->families[Default], version_key, &value);
