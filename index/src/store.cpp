@@ -562,6 +562,15 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
       family_options.level0_slowdown_writes_trigger = 64;
       family_options.level0_stop_writes_trigger = 128;
     }
+    if (f == Games || f == Metadata) {
+      // Tag values (events, sites, players) repeat across games: 16 KB blocks hold about 80
+      // games each, so ZSTD finds more repeats than in 4 KB ones (corpus: games 23.8 -> 21.3 MB,
+      // metadata 7.7 -> 6.8 MB). A trained dictionary saved 0.6 MB more but slowed the import
+      // by a quarter (training per table file), so there is none.
+      rocksdb::BlockBasedTableOptions table;
+      table.block_size = 16 << 10;
+      family_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+    }
     if (f == Fingerprints) {
       // Most lookups are for fingerprints not stored (a new game): a Bloom filter answers them
       // without reading a block.
