@@ -138,18 +138,27 @@ struct Store::Impl {
   // files in one atomic step: after a crash either every file of the batch is in the database or
   // none is. Rows are cleared.
   Status ingest(std::vector<Row> (&rows)[FamilyCount]) {
+    // The families' files are written side by side, one thread each: a commit's latency is
+    // then its largest file's (the metadata), which keeps it shorter than the time the
+    // importer takes to fill the next batch.
+    Status status[FamilyCount];
+    std::vector<std::thread> writers;
+    for (int f = 0; f < FamilyCount; ++f) {
+      status[f] = Status::ok();
+      if (!rows[f].empty())
+        writers.emplace_back([&, f] { status[f] = write_table(f, rows[f], ingest_path(f)); });
+    }
+    for (auto& w : writers) w.join();
     std::vector<rocksdb::IngestExternalFileArg> args;
     for (int f = 0; f < FamilyCount; ++f) {
-      auto& r = rows[f];
-      if (r.empty()) continue;
-      const std::string file = ingest_path(f);
-      if (auto s = write_table(f, r, file); !s.is_ok()) return s;
+      if (!status[f].is_ok()) return status[f];
+      if (rows[f].empty()) continue;
       rocksdb::IngestExternalFileArg arg;
       arg.column_family = families[f];
-      arg.external_files = {file};
+      arg.external_files = {ingest_path(f)};
       arg.options.move_files = true;
       args.push_back(std::move(arg));
-      r.clear();
+      rows[f].clear();
     }
     if (args.empty()) return Status::ok();
     rocksdb::Status s = db->IngestExternalFiles(args);
