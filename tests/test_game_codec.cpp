@@ -1,12 +1,19 @@
 // The stored form of games: pinned bytes for a small game, and a lossless round trip (decode of
-// encode writes the same PGN) over every edge file and a corpus slice.
+// encode writes the same PGN) over every edge file and a corpus slice; the move numbering.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <string>
+#include <tuple>
 
+#include "move_index.h"
+#include "pgn/fen.h"
+#include "pgn/movegen.h"
 #include "pgn/reader.h"
 #include "pgn/replay.h"
+#include "pgn/san.h"
 #include "pgn/writer.h"
 #include "pgndb/index/game_codec.h"
 
@@ -70,17 +77,19 @@ int round_trip_file(const fs::path& path) {
 TEST_CASE("stored game bytes are pinned (the format must not drift)") {
   std::string bytes;
   encode_game(read_one("[Event \"x\"]\n\n1. e4 e5 *\n"), bytes);
-  // version 1, result *, 1 tag: Event (code 1) "x", standard start, no comments, 2 moves:
-  // e4 is move 13 of the start position's moves sorted by (from, to); e5 move 8 of Black's.
-  CHECK(hex(bytes) == "01 00 01 01 01 78 00 00 02 0d 08");
+  // version 2, result *, 1 tag: Event (code 1) "x", standard start, no comments, 2 moves.
+  // Moves are numbered among the pseudo-legal ones sorted by (from, to): White's start is
+  // Nb1 a3 c3 (0, 1), Ke1 castling "takes" a1 h1 (2, 3), Ng1 f3 h3 (4, 5), then two pushes
+  // per pawn from a2: e2e3 is 14, e2e4 15. Black: two pushes per pawn from a7, e7e5 is 8.
+  CHECK(hex(bytes) == "02 00 01 01 01 78 00 00 02 0f 08");
 
   bytes.clear();
   encode_game(read_one("[Custom \"y\"]\n\n1. e4! {good} (1. d4) 1-0\n"), bytes);
-  // tag by name (code 0); the annotated node: 253, move 13, flags NAGs|after|variations, one
-  // NAG $1, one comment "good", one variation of one move (d4 = 11).
+  // tag by name (code 0); the annotated node: 253, move 15, flags NAGs|after|variations, one
+  // NAG $1, one comment "good", one variation of one move (d2d4 = 13).
   CHECK(hex(bytes) ==
-        "01 01 01 00 06 43 75 73 74 6f 6d 01 79 00 00 01 fd 0d 0d 01 01 01 04 67 6f 6f 64 01 "
-        "01 0b");
+        "02 01 01 00 06 43 75 73 74 6f 6d 01 79 00 00 01 fd 0f 0d 01 01 01 04 67 6f 6f 64 01 "
+        "01 0d");
 }
 
 TEST_CASE("decode of encode is lossless over the edge files and a corpus slice") {
@@ -103,7 +112,51 @@ TEST_CASE("damaged stored games are Corruption, not a crash") {
     if (!decoded) CHECK(decoded.error().code() == pgndb::index::Status::Code::Corruption);
   }
   std::string flipped = bytes;
-  flipped[0] = 2;  // unknown version
+  flipped[0] = 3;  // unknown version
   CHECK_FALSE(decode_game(flipped));
   CHECK_FALSE(decode_game(bytes + "x"));
+}
+
+// The codec numbers moves among the pseudo-legal ones (move_index.h). What it needs: every
+// legal move gets an index that names it back, and the indices run in (from, to, promotion)
+// order. Checked on every suite position and every position one move later.
+TEST_CASE("pseudo-legal move indices name every legal move back, in order") {
+  auto order = [](pgn::Move m) {
+    return std::tuple(int(m.from()), int(m.to()),
+                      m.kind() == pgn::Move::Promotion ? int(m.promotion()) : 0);
+  };
+  int positions = 0;
+  auto check = [&](const pgn::Position& pos) {
+    ++positions;
+    auto legal = pgn::legal_moves(pos);
+    std::vector<pgn::Move> sorted(legal.begin(), legal.end());
+    std::sort(sorted.begin(), sorted.end(),
+              [&](pgn::Move a, pgn::Move b) { return order(a) < order(b); });
+    int previous = -1;
+    for (pgn::Move m : sorted) {
+      const unsigned index = pgndb::index::pseudo_legal_index(pos, m);
+      const auto back = pgndb::index::pseudo_legal_move_at(pos, index);
+      if (!back || *back != m || int(index) <= previous)
+        FAIL_CHECK(pgn::to_fen(pos) << ": " << pgn::to_uci(pos, m) << " has index " << index);
+      previous = int(index);
+    }
+  };
+  const fs::path perft = fs::path(PGNDB_SHARED_DATA) / "perft";
+  for (const char* suite :
+       {"shakmaty/random.perft", "shakmaty/tricky.perft", "shakmaty/chess960.perft"}) {
+    std::ifstream in(perft / suite);
+    REQUIRE(in);
+    for (std::string line; std::getline(in, line);) {
+      if (!line.starts_with("epd ")) continue;
+      auto pos = pgn::parse_fen(line.substr(4));
+      REQUIRE(pos);
+      check(*pos);
+      for (pgn::Move m : pgn::legal_moves(*pos)) {
+        pgn::Position next = *pos;
+        next.play(m);
+        check(next);
+      }
+    }
+  }
+  CHECK(positions > 100000);
 }

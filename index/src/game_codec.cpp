@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "bytes.h"
+#include "move_index.h"
 #include "pgn/fen.h"
 #include "pgn/movegen.h"
 #include "pgn/text.h"
@@ -13,7 +14,7 @@ namespace pgndb::index {
 
 namespace {
 
-constexpr std::uint8_t format_version = 1;
+constexpr std::uint8_t format_version = 2;  // 1 numbered moves among the legal ones
 
 // Tags common enough to be stored as one byte. Codes are part of the format: append only.
 constexpr std::array<std::string_view, 28> common_tags = {
@@ -39,18 +40,6 @@ enum Flags : std::uint8_t {
   HasCommentsAfterVariations = 16,
 };
 
-// The order moves are numbered in: by origin, destination, then promotion piece.
-unsigned sort_key(pgn::Move m) {
-  unsigned promotion = m.kind() == pgn::Move::Promotion ? unsigned(m.promotion()) : 0;
-  return (unsigned(m.from()) << 9) | (unsigned(m.to()) << 3) | promotion;
-}
-
-void sorted_legal_moves(const pgn::Position& pos, pgn::MoveList& list, unsigned (&keys)[512]) {
-  pgn::generate_legal_moves(pos, list);
-  for (std::size_t i = 0; i < list.size(); ++i) keys[i] = sort_key(list[i]);
-  std::sort(keys, keys + list.size());
-}
-
 // --- Writing ---
 
 using bytes::put_string;
@@ -63,7 +52,8 @@ void put_move(std::string& out, const pgn::Position& pos, pgn::Move m) {
     return;
   }
   // The index is the number of legal moves that sort before this one.
-  const unsigned index = unsigned(pgn::count_legal_moves_before(pos, m));
+  // Below 507 in any position a game can reach (and in any FEN seen): the long form holds it.
+  const unsigned index = pseudo_legal_index(pos, m);
   if (index <= MaxShortIndex) {
     out += char(index);
   } else {
@@ -122,7 +112,6 @@ class Decoder {
 
   bytes::Reader in_;
   pgn::MoveList list_;
-  unsigned keys_[512];
 };
 
 bool Decoder::move(const pgn::Position& pos, std::uint8_t first, pgn::Move& m) {
@@ -139,16 +128,14 @@ bool Decoder::move(const pgn::Position& pos, std::uint8_t first, pgn::Move& m) {
   } else if (first > MaxShortIndex) {
     return false;
   }
-  sorted_legal_moves(pos, list_, keys_);
-  if (index >= list_.size()) return false;
-  const unsigned key = keys_[index];
-  for (pgn::Move candidate : list_) {
-    if (sort_key(candidate) == key) {
-      m = candidate;
-      return true;
-    }
-  }
-  return false;
+  const std::optional<pgn::Move> found = pseudo_legal_move_at(pos, index);
+  if (!found) return false;
+  // Damaged bytes can name a pseudo-legal move that is not legal; playing it could break the
+  // position, so it is refused.
+  pgn::generate_legal_moves(pos, list_);
+  if (!list_.contains(*found)) return false;
+  m = *found;
+  return true;
 }
 
 bool Decoder::line(pgn::Line& out, pgn::Position pos, int depth) {

@@ -191,6 +191,14 @@ WriteBatch::WriteBatch(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 WriteBatch::WriteBatch(WriteBatch&&) noexcept = default;
 WriteBatch& WriteBatch::operator=(WriteBatch&&) noexcept = default;
 
+void WriteBatch::follow(const WriteBatch& previous) {
+  impl_->next_game = impl_->first_game = previous.impl_->next_game;
+  impl_->next_reject = previous.impl_->next_reject;
+  impl_->games = 0;
+  impl_->positions.clear();
+  for (auto& rows : impl_->rows) rows.clear();
+}
+
 WriteBatch WriteBatch::successor() const {
   auto next = std::make_unique<Impl>();
   next->store = impl_->store;

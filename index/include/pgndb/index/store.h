@@ -86,6 +86,9 @@ class WriteBatch {
   // A batch whose ids follow this one's, so that it can be filled while this one is being
   // committed (on another thread). This batch must be committed before the next one.
   WriteBatch successor() const;
+  // Makes this committed (hence empty) batch the successor of `previous`, keeping the memory
+  // of its buffers.
+  void follow(const WriteBatch& previous);
   [[nodiscard]] Status commit();
 
  private:

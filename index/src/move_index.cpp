@@ -1,0 +1,95 @@
+#include "move_index.h"
+
+#include "pgn/bitboard.h"
+
+namespace pgndb::index {
+
+namespace {
+
+using pgn::Bitboard;
+using pgn::Square;
+
+// The squares the piece on `from` (of the side to move) may go to, pseudo-legally; for a
+// pawn about to promote each target stands for four moves.
+Bitboard targets_of(const pgn::Position& pos, Square from) {
+  const pgn::Color us = pos.side_to_move();
+  const Bitboard own = pos.pieces(us), occupied = pos.occupied();
+  switch (pgn::type_of(pos.piece_on(from))) {
+    case pgn::Pawn: {
+      Bitboard enemies = pos.pieces(~us);
+      if (pos.en_passant() != pgn::NoSquare) enemies |= pgn::square_bb(pos.en_passant());
+      Bitboard result = pgn::pawn_attacks(us, from) & enemies;
+      const int forward = us == pgn::White ? 8 : -8;
+      const Square one = Square(from + forward);
+      if (!(occupied & pgn::square_bb(one))) {
+        result |= pgn::square_bb(one);
+        const Square two = Square(one + forward);
+        if (pgn::relative_rank(us, pgn::rank_of(from)) == 1 && !(occupied & pgn::square_bb(two)))
+          result |= pgn::square_bb(two);
+      }
+      return result;
+    }
+    case pgn::King: {
+      Bitboard result = pgn::king_attacks(from) & ~own;
+      for (pgn::CastlingSide side : {pgn::KingSide, pgn::QueenSide})
+        if (pos.can_castle(us, side)) result |= pgn::square_bb(pos.castling_rook(us, side));
+      return result;
+    }
+    case pgn::Knight:
+    case pgn::Bishop:
+    case pgn::Rook:
+    case pgn::Queen:
+      return pgn::attacks_bb(pgn::type_of(pos.piece_on(from)), from, occupied) & ~own;
+    default: return 0;
+  }
+}
+
+bool promotes(const pgn::Position& pos, Square from) {
+  return pgn::type_of(pos.piece_on(from)) == pgn::Pawn &&
+         pgn::relative_rank(pos.side_to_move(), pgn::rank_of(from)) == 6;
+}
+
+}  // namespace
+
+unsigned pseudo_legal_index(const pgn::Position& pos, pgn::Move m) {
+  unsigned index = 0;
+  // Pieces on squares below the move's origin: all their moves come first.
+  Bitboard before = pos.pieces(pos.side_to_move()) & (pgn::square_bb(m.from()) - 1);
+  while (before) {
+    const Square from = pgn::pop_lsb(before);
+    index += unsigned(pgn::popcount(targets_of(pos, from))) * (promotes(pos, from) ? 4 : 1);
+  }
+  const Bitboard lower = targets_of(pos, m.from()) & (pgn::square_bb(m.to()) - 1);
+  if (promotes(pos, m.from()))
+    index += 4 * unsigned(pgn::popcount(lower)) + unsigned(m.promotion() - pgn::Knight);
+  else
+    index += unsigned(pgn::popcount(lower));
+  return index;
+}
+
+std::optional<pgn::Move> pseudo_legal_move_at(const pgn::Position& pos, unsigned index) {
+  const pgn::Color us = pos.side_to_move();
+  for (Bitboard pieces = pos.pieces(us); pieces;) {
+    const Square from = pgn::pop_lsb(pieces);
+    Bitboard targets = targets_of(pos, from);
+    const unsigned per_target = promotes(pos, from) ? 4 : 1;
+    const unsigned count = unsigned(pgn::popcount(targets)) * per_target;
+    if (index >= count) {
+      index -= count;
+      continue;
+    }
+    for (unsigned skip = index / per_target; skip > 0; --skip) targets &= targets - 1;
+    const Square to = pgn::lsb(targets);
+    const pgn::PieceType type = pgn::type_of(pos.piece_on(from));
+    if (per_target == 4)
+      return pgn::Move(from, to, pgn::Move::Promotion, pgn::PieceType(pgn::Knight + index % 4));
+    if (type == pgn::King && (pos.pieces(us) & pgn::square_bb(to)))
+      return pgn::Move(from, to, pgn::Move::Castling);
+    if (type == pgn::Pawn && to == pos.en_passant())
+      return pgn::Move(from, to, pgn::Move::EnPassant);
+    return pgn::Move(from, to);
+  }
+  return std::nullopt;
+}
+
+}  // namespace pgndb::index
