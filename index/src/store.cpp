@@ -8,6 +8,7 @@
 #include <rocksdb/write_batch.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <thread>
 #include <vector>
@@ -602,10 +603,12 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s;
   if (options.read_only) {
-    // The importer may be switching files (flush, compaction) while we open: try again.
-    for (int attempt = 0; attempt < 5; ++attempt) {
+    // An importer may delete table files (after a compaction) between our reading the list of
+    // files and opening them: read the list again, after a pause that grows.
+    for (int attempt = 0; attempt < 20; ++attempt) {
       s = rocksdb::DB::OpenForReadOnly(db_options, path, descriptors, &impl->families, &raw);
       if (s.ok() || !(s.IsIOError() || s.IsPathNotFound() || s.IsCorruption())) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5 * (attempt + 1)));
     }
   } else {
     s = rocksdb::DB::Open(db_options, path, descriptors, &impl->families, &raw);
