@@ -49,12 +49,38 @@ bool promotes(const pgn::Position& pos, Square from) {
          pgn::relative_rank(pos.side_to_move(), pgn::rank_of(from)) == 6;
 }
 
+// The moves of all the side to move's pawns on `pawns` at once (a pawn about to promote counts
+// four times): each kind of pawn move is one shift of the whole set. A capture is counted per
+// pawn and direction, as two pawns may take on one square.
+template <pgn::Color Us>
+unsigned pawn_move_count(const pgn::Position& pos, Bitboard pawns) {
+  constexpr Bitboard third_rank = pgn::rank_bb(Us == pgn::White ? 2 : 5);
+  constexpr Bitboard seventh_rank = pgn::rank_bb(Us == pgn::White ? 6 : 1);
+  const Bitboard empty = ~pos.occupied();
+  Bitboard prey = pos.pieces(~Us);
+  if (pos.en_passant() != pgn::NoSquare) prey |= pgn::square_bb(pos.en_passant());
+  auto count = [&](Bitboard p) {
+    const Bitboard single = pgn::shift_forward<Us>(p) & empty;
+    const Bitboard two = pgn::shift_forward<Us>(single & third_rank) & empty;
+    const Bitboard ahead = pgn::shift_forward<Us>(p);
+    return unsigned(pgn::popcount(single) + pgn::popcount(two) +
+                    pgn::popcount(pgn::shift_east(ahead) & prey) +
+                    pgn::popcount(pgn::shift_west(ahead) & prey));
+  };
+  return count(pawns & ~seventh_rank) + 4 * count(pawns & seventh_rank);
+}
+
 }  // namespace
 
 unsigned pseudo_legal_index(const pgn::Position& pos, pgn::Move m) {
-  unsigned index = 0;
-  // Pieces on squares below the move's origin: all their moves come first.
-  Bitboard before = pos.pieces(pos.side_to_move()) & (pgn::square_bb(m.from()) - 1);
+  const pgn::Color us = pos.side_to_move();
+  const Bitboard below = pgn::square_bb(m.from()) - 1;
+  // Pieces on squares below the move's origin: all their moves come first. Pawns, most of
+  // them, all at once.
+  const Bitboard pawns = pos.pieces(us, pgn::Pawn) & below;
+  unsigned index = us == pgn::White ? pawn_move_count<pgn::White>(pos, pawns)
+                                    : pawn_move_count<pgn::Black>(pos, pawns);
+  Bitboard before = pos.pieces(us) & below & ~pawns;
   while (before) {
     const Square from = pgn::pop_lsb(before);
     index += unsigned(pgn::popcount(targets_of(pos, from))) * (promotes(pos, from) ? 4 : 1);
