@@ -124,13 +124,7 @@ int run_import(const po::variables_map& vm) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   const double imported_at = since_start();
-  // One run per position bucket, sorted and compressed: the database is small and queries
-  // fast from the start.
-  if (auto s = store->fold_positions(); !s.is_ok()) {
-    std::cerr << "pgndb import: " << s.message() << '\n';
-    return Usage;
-  }
-  const double folded_at = since_start();
+  // One run per position bucket: the database is small and queries fast from the start.
   if (auto s = store->compact(); !s.is_ok()) {
     std::cerr << "pgndb import: " << s.message() << '\n';
     return Usage;
@@ -143,9 +137,9 @@ int run_import(const po::variables_map& vm) {
             << ", in " << tenths(seconds) << " s ("
             << std::uint64_t(double(total.games) / std::max(seconds, 1e-9))
             << " games/s: " << tenths(imported_at) << " s reading and writing games, "
-            << tenths(folded_at - imported_at) << " s folding the position index, "
-            << tenths(seconds - folded_at) << " s compacting it); the database holds "
-            << store->game_count() << " games and " << store->reject_count() << " rejects\n";
+            << tenths(seconds - imported_at)
+            << " s folding the position index); the database holds " << store->game_count()
+            << " games and " << store->reject_count() << " rejects\n";
   return Success;
 }
 

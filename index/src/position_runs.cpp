@@ -1,5 +1,7 @@
 #include "position_runs.h"
 
+#include <algorithm>
+
 #include "bytes.h"
 
 namespace pgndb::index::positions {
@@ -18,6 +20,12 @@ void encode_run(const std::vector<Entry>& sorted, std::string& out) {
     }
     previous = &e;
   }
+}
+
+void fold_runs(std::vector<Entry>& entries, std::string& out) {
+  std::sort(entries.begin(), entries.end());
+  entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
+  encode_run(entries, out);
 }
 
 bool decode_run(std::string_view run, std::vector<Entry>& out) {

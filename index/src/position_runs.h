@@ -23,12 +23,6 @@ inline std::uint32_t bucket_of(pgn::Key key) { return std::uint32_t(key >> 48); 
 // The bucket's key in the column family: 2 bytes, big-endian.
 inline std::string bucket_key_of(std::uint32_t bucket) { return {char(bucket >> 8), char(bucket)}; }
 inline std::string bucket_key(pgn::Key key) { return bucket_key_of(bucket_of(key)); }
-// The key of one run: the bucket, then the id of the first game of the import batch that
-// wrote it (4 bytes, big-endian), so that a bucket's runs are a prefix scan in game order.
-inline std::string run_key(std::uint32_t bucket, std::uint32_t first_game) {
-  return bucket_key_of(bucket) + std::string{char(first_game >> 24), char(first_game >> 16),
-                                             char(first_game >> 8), char(first_game)};
-}
 inline std::uint32_t suffix_of(pgn::Key key) { return std::uint32_t(key >> 24) & 0xFFFFFF; }
 
 // A run: varint entry count, then per entry, in (suffix, game) order, a varint v: when v is
@@ -37,5 +31,7 @@ inline std::uint32_t suffix_of(pgn::Key key) { return std::uint32_t(key >> 24) &
 void encode_run(const std::vector<Entry>& sorted, std::string& out);
 // Appends the entries of `run` to `out`; false when the bytes are not a run.
 [[nodiscard]] bool decode_run(std::string_view run, std::vector<Entry>& out);
+// Sorts `entries` (several runs appended), drops repeats, and encodes them as one run.
+void fold_runs(std::vector<Entry>& entries, std::string& out);
 
 }  // namespace pgndb::index::positions

@@ -19,6 +19,7 @@
 #include "pgn/text.h"
 #include "pgndb/index/game_codec.h"
 #include "position_runs.h"
+#include "run_merge_operator.h"
 
 namespace pgndb::index {
 
@@ -94,10 +95,10 @@ void sort_by_key(std::vector<std::pair<std::uint64_t, std::uint32_t>>& entries,
   entries.swap(scratch);
 }
 
-// A key and value to write, or a key to delete.
+// A key and value to write, or a merge operand (a position run) for that key.
 struct Row {
   std::string key, value;
-  bool erase = false;
+  bool merge = false;
 };
 
 }  // namespace
@@ -130,7 +131,8 @@ struct Store::Impl {
                                   rocksdb::Options(db_options, family_options[f]), families[f]);
     rocksdb::Status s = writer.Open(file);
     for (std::size_t i = 0; s.ok() && i < rows.size(); ++i)
-      s = rows[i].erase ? writer.Delete(rows[i].key) : writer.Put(rows[i].key, rows[i].value);
+      s = rows[i].merge ? writer.Merge(rows[i].key, rows[i].value)
+                        : writer.Put(rows[i].key, rows[i].value);
     if (s.ok()) s = writer.Finish();
     return s.ok() ? Status::ok() : from_rocksdb(s, pgn::cat("writing ", file));
   }
@@ -261,8 +263,7 @@ Status WriteBatch::commit() {
       run.push_back({std::uint32_t(all[i].first) & 0xFFFFFF, all[i].second});
     impl_->scratch.clear();
     positions::encode_run(run, impl_->scratch);
-    impl_->rows[Positions].push_back(
-        {positions::run_key(bucket, impl_->first_game), impl_->scratch});
+    impl_->rows[Positions].push_back({positions::bucket_key_of(bucket), impl_->scratch, true});
   }
   all.clear();
   // The counters go in the same atomic batch as what they count.
@@ -430,110 +431,33 @@ std::expected<SourceProgress, Status> Store::source(std::uint64_t hash) const {
   return p;
 }
 
-Status Store::fold_positions() {
-  // Two halves of the buckets on two threads. Each writes its folded runs (under each bucket's
-  // first key, with deletions of the bucket's other runs) as table files of at most about
-  // 32 MB, so memory stays bounded whatever the size of the index; all the files are ingested
-  // in one atomic step, so an interrupted fold leaves the index as it was.
-  constexpr int parts = 2;
-  constexpr std::size_t file_bytes = std::size_t(32) << 20;
-  std::vector<std::string> files[parts];
-  Status status[parts] = {Status::ok(), Status::ok()};
-  auto fold_part = [&](int part) -> Status {
-    const std::uint32_t first = positions::bucket_count / parts * std::uint32_t(part);
-    const std::uint32_t last = positions::bucket_count / parts * std::uint32_t(part + 1);
-    rocksdb::ReadOptions options;
-    const std::string upper = positions::bucket_key_of(last);
-    rocksdb::Slice upper_slice(upper);
-    if (last < positions::bucket_count) options.iterate_upper_bound = &upper_slice;
-    std::unique_ptr<rocksdb::Iterator> it(
-        impl_->db->NewIterator(options, impl_->families[Positions]));
-    std::vector<Row> rows;
-    std::size_t row_bytes = 0;
-    auto write_file = [&]() -> Status {
-      if (rows.empty()) return Status::ok();
-      files[part].push_back(impl_->ingest_path(Positions, 2 * int(files[part].size()) + part));
-      Status s = impl_->write_table(Positions, rows, files[part].back());
-      rows.clear();
-      row_bytes = 0;
-      return s;
-    };
-    std::string first_key, current_bucket, encoded;
-    std::vector<std::string> later_keys;
-    std::vector<positions::Entry> entries;
-    auto finish_bucket = [&]() -> Status {
-      if (later_keys.empty()) return Status::ok();
-      std::sort(entries.begin(), entries.end());
-      entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
-      encoded.clear();
-      positions::encode_run(entries, encoded);
-      row_bytes += first_key.size() + encoded.size();
-      rows.push_back({first_key, encoded});
-      for (auto& key : later_keys) {
-        row_bytes += key.size() + sizeof(Row);
-        rows.push_back({std::move(key), {}, true});
-      }
-      return row_bytes >= file_bytes ? write_file() : Status::ok();
-    };
-    for (it->Seek(positions::bucket_key_of(first)); it->Valid(); it->Next()) {
-      const std::string_view key = it->key().ToStringView();
-      if (key.substr(0, 2) != current_bucket) {
-        if (auto s = finish_bucket(); !s.is_ok()) return s;
-        current_bucket = key.substr(0, 2);
-        first_key = key;
-        later_keys.clear();
-        entries.clear();
-      } else {
-        later_keys.emplace_back(key);
-      }
-      if (!positions::decode_run(it->value().ToStringView(), entries))
-        return Status::error(Status::Code::Corruption, "position index damaged");
-    }
-    if (!it->status().ok()) return from_rocksdb(it->status(), "reading the position index");
-    if (auto s = finish_bucket(); !s.is_ok()) return s;
-    return write_file();
-  };
-  std::thread other([&] { status[1] = fold_part(1); });
-  status[0] = fold_part(0);
-  other.join();
-  rocksdb::IngestExternalFileArg arg;
-  arg.column_family = impl_->families[Positions];
-  arg.options.move_files = true;
-  for (int part = 0; part < parts; ++part) {
-    if (!status[part].is_ok()) return status[part];
-    arg.external_files.insert(arg.external_files.end(), files[part].begin(), files[part].end());
-  }
-  if (arg.external_files.empty()) return Status::ok();
-  rocksdb::Status s = impl_->db->IngestExternalFiles({arg});
-  return s.ok() ? Status::ok() : from_rocksdb(s, "folding the position index");
-}
-
 Status Store::compact() {
-  // Folding leaves each bucket's old runs behind, deleted: compaction drops them. The other
-  // families are only ever added to; RocksDB's own compactions keep them in shape.
-  rocksdb::Status s = impl_->db->CompactRange(rocksdb::CompactRangeOptions(),
-                                              impl_->families[Positions], nullptr, nullptr);
+  // The position family: the merge operator folds each bucket's runs (one per import batch)
+  // into one as the compaction rewrites it. The other families are only ever added to;
+  // RocksDB's own compactions keep them in shape.
+  rocksdb::CompactRangeOptions options;
+  options.max_subcompactions = std::max(1u, std::thread::hardware_concurrency());
+  rocksdb::Status s =
+      impl_->db->CompactRange(options, impl_->families[Positions], nullptr, nullptr);
   return s.ok() ? Status::ok() : from_rocksdb(s, "compacting the position index");
 }
 
 std::expected<std::vector<PositionMatch>, Status> Store::find_position(
     const pgn::Position& position) const {
   const pgn::Key key = pgn::repetition_key(position);
-  // One run per import batch that touched the bucket; each sorted, the runs in game order.
-  std::vector<positions::Entry> entries;
+  // The bucket's run (its import batches' runs folded on read until a compaction folds them
+  // for good), sorted by suffix.
+  std::vector<positions::Entry> run, entries;
   const std::uint32_t suffix = positions::suffix_of(key);
-  const std::string bucket = positions::bucket_key(key);
-  std::unique_ptr<rocksdb::Iterator> it(
-      impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->families[Positions]));
-  for (it->Seek(bucket); it->Valid() && it->key().starts_with(bucket); it->Next()) {
-    std::vector<positions::Entry> run;
-    if (!positions::decode_run(it->value().ToStringView(), run))
-      return std::unexpected(Status::error(Status::Code::Corruption, "position index damaged"));
-    auto first = std::lower_bound(run.begin(), run.end(), positions::Entry{suffix, 0});
-    for (; first != run.end() && first->suffix == suffix; ++first) entries.push_back(*first);
-  }
-  if (!it->status().ok())
-    return std::unexpected(from_rocksdb(it->status(), "reading the position index"));
+  std::string value;
+  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Positions],
+                                     positions::bucket_key(key), &value);
+  if (!s.ok() && !s.IsNotFound())
+    return std::unexpected(from_rocksdb(s, "reading the position index"));
+  if (s.ok() && !positions::decode_run(value, run))
+    return std::unexpected(Status::error(Status::Code::Corruption, "position index damaged"));
+  auto first = std::lower_bound(run.begin(), run.end(), positions::Entry{suffix, 0});
+  for (; first != run.end() && first->suffix == suffix; ++first) entries.push_back(*first);
   std::vector<PositionMatch> matches;
 
   // The index narrows to games whose positions share 40 bits of the key; replaying each
@@ -573,6 +497,8 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     family_options.level_compaction_dynamic_level_bytes = true;
     // Position runs and fingerprints are hashes: compressing them costs time and saves nothing.
     if (f == Positions || f == Fingerprints) family_options.compression = rocksdb::kNoCompression;
+    if (f == Positions)
+      family_options.merge_operator = std::make_shared<positions::RunMergeOperator>();
     // Each import batch adds one table file per family, which overlaps the earlier ones (in
     // the position and metadata families). Merging every 4 of them, as RocksDB does by default,
     // rewrote the whole family each time while it was small (5 s of an 8 s corpus import in the

@@ -130,10 +130,9 @@ class Store {
   [[nodiscard]] std::expected<std::uint32_t, Status> duplicate_of(std::uint32_t id) const;
   // The progress recorded for a source, or a default SourceProgress when it was never seen.
   [[nodiscard]] std::expected<SourceProgress, Status> source(std::uint64_t hash) const;
-  // Folds each position bucket's runs (one per import batch) into one run: smaller, and one
-  // read per lookup. Safe to interrupt: each bucket is rewritten atomically.
-  [[nodiscard]] Status fold_positions();
-  // Rewrites the data into its final sorted, compressed form (after a large import).
+  // Rewrites the position index into its final form after an import: each bucket's runs (one
+  // per import batch) folded into one, smaller and read at once. Safe to interrupt (RocksDB
+  // compactions are atomic).
   [[nodiscard]] Status compact();
 
   // Every main-line occurrence of `position` (compared by pgn::repetition_key: placement, side,
