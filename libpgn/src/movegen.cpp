@@ -54,38 +54,6 @@ struct AnySink {
   void move(Move) { found = true; }
 };
 
-// Counts the legal moves that come before `move` in (from, to, promotion piece) order: the
-// sink compares whole target sets with masks, so no move is built.
-struct RankSink {
-  unsigned from, to, promotion;  // of the move ranked; promotion 0 unless it promotes
-  int count = 0;
-
-  // Targets of moves from `origin` that sort before the ranked move (promotions aside).
-  Bitboard before(unsigned origin, Bitboard targets) const {
-    if (origin < from) return targets;
-    if (origin > from) return 0;
-    return targets & ((Bitboard(1) << to) - 1);
-  }
-  void piece_moves(Square origin, Bitboard targets) { count += popcount(before(origin, targets)); }
-  void pawn_moves(Bitboard targets, int offset) {
-    while (targets) {
-      Square t = pop_lsb(targets);
-      count += popcount(before(unsigned(t - offset), square_bb(t)));
-    }
-  }
-  void promotions(Bitboard targets, int offset) {
-    while (targets) {
-      Square t = pop_lsb(targets);
-      const unsigned origin = unsigned(t - offset);
-      if (before(origin, square_bb(t)))
-        count += 4;
-      else if (origin == from && unsigned(t) == to)
-        count += int(promotion) - Knight;  // the promotions to lesser pieces come first
-    }
-  }
-  void move(Move m) { count += popcount(before(m.from(), square_bb(m.to()))); }
-};
-
 template <Color Them>
 Bitboard attackers_of_color(const Position& pos, Square s, Bitboard occupied) {
   return ((pawn_attacks(~Them, s) & pos.pieces(Them, Pawn)) |
@@ -281,12 +249,6 @@ bool has_legal_move(const Position& pos) {
   AnySink sink;
   generate(pos, sink);
   return sink.found;
-}
-
-int count_legal_moves_before(const Position& pos, Move m) {
-  RankSink sink{m.from(), m.to(), m.kind() == Move::Promotion ? unsigned(m.promotion()) : 0};
-  generate(pos, sink);
-  return sink.count;
 }
 
 bool has_legal_en_passant(const Position& pos) {

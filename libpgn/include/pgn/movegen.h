@@ -40,10 +40,6 @@ inline MoveList legal_moves(const Position& pos) {
 // The number of legal moves, without building the list (promotions count four times).
 [[nodiscard]] int count_legal_moves(const Position& pos);
 [[nodiscard]] bool has_legal_move(const Position& pos);
-// The number of legal moves of `pos` that come before the legal move `m` when all are ordered by
-// (from square, to square, promotion piece: knight, bishop, rook, queen): `m`'s index in that
-// list, found without building it. Castling moves are ordered by the rook's square.
-[[nodiscard]] int count_legal_moves_before(const Position& pos, Move m);
 // Whether a legal en passant capture exists (only then does the en passant square make a
 // position differ, for repetitions and position keys).
 [[nodiscard]] bool has_legal_en_passant(const Position& pos);
