@@ -200,3 +200,54 @@ TEST_CASE("a database can be read while an import runs") {
   CHECK(opens > 3);
   CHECK(growing > 1);  // the reader saw the database grow while the import ran
 }
+
+// The three kinds of input give the same database; standard input is not tracked as a source,
+// so importing it twice finds every game of the second run a duplicate.
+TEST_CASE("import reads .pgn.zst and standard input like the plain file") {
+  INFO("the zstd command is missing: scripts/install-deps installs the zstd package");
+  REQUIRE(std::system("command -v zstd > /dev/null 2>&1") == 0);
+  TempDir tmp;
+  const fs::path plain = tmp / "games.pgn", packed = tmp / "games.pgn.zst";
+  // A corpus file with an unplayable game appended (it must be quarantined at its place).
+  pgndb::test::write_file(plain,
+                          pgndb::test::read_file(fs::path(PGNDB_SHARED_DATA) / "corpus/Tal.pgn") +
+                              "\n[Event \"bad\"]\n\n1. e4 e5 2. Ke3 *\n");
+  REQUIRE(std::system(
+              ("zstd -q -f '" + plain.string() + "' -o '" + packed.string() + "'").c_str()) == 0);
+  import(tmp / "plain", "'" + plain.string() + "'");
+  import(tmp / "packed", "'" + packed.string() + "'");
+  const auto piped = run_command("cat '" + plain.string() + "' | " + PGNDB_BINARY +
+                                 " import --db '" + (tmp / "piped").string() + "' - 2>&1");
+  REQUIRE(piped.exit_code == 0);
+
+  auto reference = Store::open((tmp / "plain").string(), {.read_only = true});
+  REQUIRE(reference);
+  REQUIRE(reference->game_count() > 1000);
+  REQUIRE(reference->reject_count() == 1);
+  for (const char* name : {"packed", "piped"}) {
+    INFO(name);
+    auto other = Store::open((tmp / name).string(), {.read_only = true});
+    REQUIRE(other);
+    REQUIRE(other->game_count() == reference->game_count());
+    REQUIRE(other->reject_count() == 1);
+    for (std::uint32_t id = 1; id <= reference->game_count(); id += 97) {
+      auto a = reference->game(id), b = other->game(id);
+      REQUIRE(a);
+      REQUIRE(b);
+      CHECK(a->tags == b->tags);
+      CHECK(a->moves.size() == b->moves.size());
+    }
+    auto a = reference->reject(1), b = other->reject(1);
+    REQUIRE(a);
+    REQUIRE(b);
+    CHECK(a->location.line == b->location.line);
+    CHECK(a->location.column == b->location.column);
+    CHECK(a->text == b->text);
+  }
+  const auto again = run_command("cat '" + plain.string() + "' | " + PGNDB_BINARY +
+                                 " import --db '" + (tmp / "piped").string() + "' - 2>&1");
+  REQUIRE(again.exit_code == 0);
+  CHECK(again.out.find("imported: " + std::to_string(reference->game_count()) +
+                       " games, duplicates: " + std::to_string(reference->game_count())) !=
+        std::string::npos);
+}
