@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "bytes.h"
@@ -187,6 +188,10 @@ struct WriteBatch::Impl {
   // Position entries of this batch's games in game order: (the top 40 bits of the key, game id).
   // Sorted at commit into one run per bucket touched.
   std::vector<std::pair<std::uint64_t, std::uint32_t>> positions, sort_scratch;
+  // Metadata keys (without the game id) and the ids of the batch's games with each, in id
+  // order: a batch has far fewer distinct values than keys, so sorting the values at commit
+  // costs a fraction of sorting every key.
+  std::unordered_map<std::string, std::vector<std::uint32_t>> metadata;
   std::uint32_t first_game;  // the id of the batch's first game: names its runs
 };
 
@@ -199,6 +204,7 @@ void WriteBatch::follow(const WriteBatch& previous) {
   impl_->next_reject = previous.impl_->next_reject;
   impl_->games = 0;
   impl_->positions.clear();
+  impl_->metadata.clear();
   for (auto& rows : impl_->rows) rows.clear();
 }
 
@@ -221,7 +227,7 @@ std::uint32_t WriteBatch::add_game(const PreparedGame& game, std::uint32_t dupli
   auto& rows = impl_->rows;
   rows[Games].push_back({id_key, game.encoded});
   for (pgn::Key key : game.positions) impl_->positions.emplace_back(key >> 24, id);
-  for (const std::string& key : game.metadata) rows[Metadata].push_back({key + id_key, {}});
+  for (const std::string& key : game.metadata) impl_->metadata[key].push_back(id);
   // The first game with a fingerprint is the original; later ones point to it.
   if (duplicate_of)
     rows[Duplicates].push_back({id_key, bytes::big_endian32(duplicate_of)});
@@ -266,6 +272,16 @@ Status WriteBatch::commit() {
     impl_->rows[Positions].push_back({positions::bucket_key_of(bucket), impl_->scratch, true});
   }
   all.clear();
+  // Metadata: each distinct value's keys in id order, values in key order.
+  std::vector<const std::pair<const std::string, std::vector<std::uint32_t>>*> values;
+  values.reserve(impl_->metadata.size());
+  for (const auto& entry : impl_->metadata) values.push_back(&entry);
+  std::sort(values.begin(), values.end(), [](auto* a, auto* b) { return a->first < b->first; });
+  auto& metadata_rows = impl_->rows[Metadata];
+  for (const auto* value : values)
+    for (std::uint32_t id : value->second)
+      metadata_rows.push_back({value->first + bytes::big_endian32(id), {}});
+  impl_->metadata.clear();
   // The counters go in the same atomic batch as what they count.
   impl_->rows[Default].push_back({std::string(game_count_key), bytes::big_endian32(games)});
   impl_->rows[Default].push_back({std::string(reject_count_key), bytes::big_endian32(rejects)});
