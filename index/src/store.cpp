@@ -450,11 +450,11 @@ std::expected<SourceProgress, Status> Store::source(std::uint64_t hash) const {
 Status Store::compact() {
   // The position family: the merge operator folds each bucket's runs (one per import batch)
   // into one as the compaction rewrites it. The other families are only ever added to;
-  // RocksDB's own compactions keep them in shape.
-  rocksdb::CompactRangeOptions options;
-  options.max_subcompactions = std::max(1u, std::thread::hardware_concurrency());
-  rocksdb::Status s =
-      impl_->db->CompactRange(options, impl_->families[Positions], nullptr, nullptr);
+  // RocksDB's own compactions keep them in shape. (One thread: RocksDB runs one level-0
+  // compaction at a time, formed no subcompactions for these files, and CompactFiles on two
+  // halves conflicts over level-0 files; all three were tried.)
+  rocksdb::Status s = impl_->db->CompactRange(rocksdb::CompactRangeOptions(),
+                                              impl_->families[Positions], nullptr, nullptr);
   return s.ok() ? Status::ok() : from_rocksdb(s, "compacting the position index");
 }
 
