@@ -316,10 +316,11 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
         }
         if (original) ++result.duplicates;
         if (!original || !options.skip_duplicates) {
-          const std::uint32_t id = batch.add_game(game, original);
-          if (!original) uncommitted.emplace(game.fingerprint, id);
-          ++result.games;
+          const std::uint64_t fingerprint = game.fingerprint;
           result.positions += game.positions.size();
+          const std::uint32_t id = batch.add_game(std::move(game), original);
+          if (!original) uncommitted.emplace(fingerprint, id);
+          ++result.games;
         }
       }
       if (handled >= batch_games) {

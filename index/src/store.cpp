@@ -221,13 +221,13 @@ std::uint32_t WriteBatch::add_game(const pgn::GameRecord& game) {
   return add_game(prepare_game(game));
 }
 
-std::uint32_t WriteBatch::add_game(const PreparedGame& game, std::uint32_t duplicate_of) {
+std::uint32_t WriteBatch::add_game(PreparedGame&& game, std::uint32_t duplicate_of) {
   const std::uint32_t id = impl_->next_game++;
   const std::string id_key = bytes::big_endian32(id);
   auto& rows = impl_->rows;
-  rows[Games].push_back({id_key, game.encoded});
+  rows[Games].push_back({id_key, std::move(game.encoded)});
   for (pgn::Key key : game.positions) impl_->positions.emplace_back(key >> 24, id);
-  for (const std::string& key : game.metadata) impl_->metadata[key].push_back(id);
+  for (std::string& key : game.metadata) impl_->metadata[std::move(key)].push_back(id);
   // The first game with a fingerprint is the original; later ones point to it.
   if (duplicate_of)
     rows[Duplicates].push_back({id_key, bytes::big_endian32(duplicate_of)});

@@ -78,7 +78,8 @@ class WriteBatch {
   std::uint32_t add_game(const pgn::GameRecord& game);
   // Adds a prepared game; `duplicate_of` is the id of the game it duplicates (0: none). A
   // duplicate is stored and indexed like any game, and marked as such.
-  std::uint32_t add_game(const PreparedGame& game, std::uint32_t duplicate_of = 0);
+  // The game's strings are moved into the batch.
+  std::uint32_t add_game(PreparedGame&& game, std::uint32_t duplicate_of = 0);
   void add_reject(const Reject& reject);
   // Records, with the games of this batch, how far the source with content hash `hash` is.
   void set_source_progress(std::uint64_t hash, const SourceProgress& progress);
