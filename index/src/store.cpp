@@ -41,11 +41,20 @@ enum Family {
   Metadata,
   Fingerprints,
   Duplicates,
+  PositionsUpper,
   FamilyCount
 };
-constexpr std::string_view family_names[FamilyCount] = {"default",      "games",     "rejects",
-                                                        "positions",    "sources",   "metadata",
-                                                        "fingerprints", "duplicates"};
+constexpr std::string_view family_names[FamilyCount] = {
+    "default",  "games",        "rejects",    "positions",      "sources",
+    "metadata", "fingerprints", "duplicates", "positions_upper"};
+
+// The position index is two families, the lower and the upper half of the buckets, so that the
+// compaction after an import (which folds the runs) runs on two threads: RocksDB runs one
+// level-0 compaction at a time per family.
+Family position_family(std::uint32_t bucket) {
+  return bucket < positions::bucket_count / 2 ? Positions : PositionsUpper;
+}
+bool is_position_family(int f) { return f == Positions || f == PositionsUpper; }
 
 std::string hash_key(std::uint64_t hash) {
   return bytes::big_endian32(std::uint32_t(hash >> 32)) + bytes::big_endian32(std::uint32_t(hash));
@@ -269,7 +278,8 @@ Status WriteBatch::commit() {
       run.push_back({std::uint32_t(all[i].first) & 0xFFFFFF, all[i].second});
     impl_->scratch.clear();
     positions::encode_run(run, impl_->scratch);
-    impl_->rows[Positions].push_back({positions::bucket_key_of(bucket), impl_->scratch, true});
+    impl_->rows[position_family(bucket)].push_back(
+        {positions::bucket_key_of(bucket), impl_->scratch, true});
   }
   all.clear();
   // Metadata: each distinct value's keys in id order, values in key order.
@@ -382,15 +392,16 @@ std::expected<StoreStats, Status> Store::stats() const {
   }
   if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading metadata"));
   std::vector<positions::Entry> run;
-  if (auto s = count(Positions,
-                     [&](std::string_view value) {
-                       run.clear();
-                       if (!positions::decode_run(value, run)) return false;
-                       stats.positions += run.size();
-                       return true;
-                     });
-      !s.is_ok())
-    return std::unexpected(s);
+  for (Family family : {Positions, PositionsUpper})
+    if (auto s = count(family,
+                       [&](std::string_view value) {
+                         run.clear();
+                         if (!positions::decode_run(value, run)) return false;
+                         stats.positions += run.size();
+                         return true;
+                       });
+        !s.is_ok())
+      return std::unexpected(s);
   return stats;
 }
 
@@ -450,11 +461,20 @@ std::expected<SourceProgress, Status> Store::source(std::uint64_t hash) const {
 Status Store::compact() {
   // The position family: the merge operator folds each bucket's runs (one per import batch)
   // into one as the compaction rewrites it. The other families are only ever added to;
-  // RocksDB's own compactions keep them in shape. (One thread: RocksDB runs one level-0
-  // compaction at a time, formed no subcompactions for these files, and CompactFiles on two
-  // halves conflicts over level-0 files; all three were tried.)
-  rocksdb::Status s = impl_->db->CompactRange(rocksdb::CompactRangeOptions(),
-                                              impl_->families[Positions], nullptr, nullptr);
+  // RocksDB's own compactions keep them in shape. The two halves of the index are compacted
+  // side by side (within one family RocksDB runs one level-0 compaction at a time, and formed
+  // no subcompactions for these files).
+  rocksdb::CompactRangeOptions options;
+  options.exclusive_manual_compaction = false;
+  rocksdb::Status upper_status;
+  std::thread upper([&] {
+    upper_status =
+        impl_->db->CompactRange(options, impl_->families[PositionsUpper], nullptr, nullptr);
+  });
+  rocksdb::Status s =
+      impl_->db->CompactRange(options, impl_->families[Positions], nullptr, nullptr);
+  upper.join();
+  if (s.ok()) s = upper_status;
   return s.ok() ? Status::ok() : from_rocksdb(s, "compacting the position index");
 }
 
@@ -466,7 +486,8 @@ std::expected<std::vector<PositionMatch>, Status> Store::find_position(
   std::vector<positions::Entry> run, entries;
   const std::uint32_t suffix = positions::suffix_of(key);
   std::string value;
-  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Positions],
+  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(),
+                                     impl_->families[position_family(positions::bucket_of(key))],
                                      positions::bucket_key(key), &value);
   if (!s.ok() && !s.IsNotFound())
     return std::unexpected(from_rocksdb(s, "reading the position index"));
@@ -504,6 +525,9 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   // A reader opens every table file at once: files an importer deletes afterwards (compaction)
   // stay readable through their open handles.
   if (options.read_only) db_options.max_open_files = -1;
+  // Two compactions at once for the two halves of the position index (see compact()); the
+  // default of two background jobs leaves one for compactions.
+  db_options.max_background_jobs = 4;
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
   for (int f = 0; f < FamilyCount; ++f) {
     rocksdb::ColumnFamilyOptions family_options;
@@ -512,8 +536,9 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     // compaction after an import rewrites the data once, not once per level.
     family_options.level_compaction_dynamic_level_bytes = true;
     // Position runs and fingerprints are hashes: compressing them costs time and saves nothing.
-    if (f == Positions || f == Fingerprints) family_options.compression = rocksdb::kNoCompression;
-    if (f == Positions)
+    if (is_position_family(f) || f == Fingerprints)
+      family_options.compression = rocksdb::kNoCompression;
+    if (is_position_family(f))
       family_options.merge_operator = std::make_shared<positions::RunMergeOperator>();
     // Each import batch adds one table file per family, which overlaps the earlier ones (in
     // the position and metadata families). Merging every 4 of them, as RocksDB does by default,
