@@ -178,11 +178,25 @@ struct Store::Impl {
     return s.ok() ? Status::ok() : from_rocksdb(s, "ingesting a batch");
   }
 
-  std::expected<std::uint32_t, Status> read_count(std::string_view key) {
+  // The stored bytes of game `id`.
+  std::expected<std::string, Status> read_game(std::uint32_t id) const {
     std::string value;
-    rocksdb::Status s = db->Get(rocksdb::ReadOptions(), families[Default], key, &value);
+    rocksdb::Status s =
+        db->Get(rocksdb::ReadOptions(), families[Games], bytes::big_endian32(id), &value);
+    if (!s.ok()) return std::unexpected(from_rocksdb(s, pgn::cat("reading game ", id)));
+    return value;
+  }
+
+  // A 4-byte big-endian value (a counter or a game id), 0 when the key is absent. `what`
+  // names it in errors.
+  std::expected<std::uint32_t, Status> read_number(Family family, std::string_view key,
+                                                   std::string_view what) const {
+    std::string value;
+    rocksdb::Status s = db->Get(rocksdb::ReadOptions(), families[family], key, &value);
     if (s.IsNotFound()) return 0;
-    if (!s.ok()) return std::unexpected(from_rocksdb(s, pgn::cat("reading ", key)));
+    if (!s.ok()) return std::unexpected(from_rocksdb(s, pgn::cat("reading ", what)));
+    if (value.size() != 4)
+      return std::unexpected(Status::error(Status::Code::Corruption, pgn::cat(what, " damaged")));
     return bytes::read_big_endian32(value);
   }
 };
@@ -324,19 +338,15 @@ WriteBatch Store::begin_batch() {
 }
 
 std::expected<pgn::GameRecord, Status> Store::game(std::uint32_t id) const {
-  std::string value;
-  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Games],
-                                     bytes::big_endian32(id), &value);
-  if (!s.ok()) return std::unexpected(from_rocksdb(s, pgn::cat("reading game ", id)));
-  return decode_game(value);
+  auto bytes = impl_->read_game(id);
+  if (!bytes) return std::unexpected(bytes.error());
+  return decode_game(*bytes);
 }
 
 std::expected<pgn::GameRecord, Status> Store::game_header(std::uint32_t id) const {
-  std::string value;
-  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Games],
-                                     bytes::big_endian32(id), &value);
-  if (!s.ok()) return std::unexpected(from_rocksdb(s, pgn::cat("reading game ", id)));
-  return decode_game_header(value);
+  auto bytes = impl_->read_game(id);
+  if (!bytes) return std::unexpected(bytes.error());
+  return decode_game_header(*bytes);
 }
 
 std::expected<StoreStats, Status> Store::stats() const {
@@ -406,25 +416,11 @@ std::expected<StoreStats, Status> Store::stats() const {
 }
 
 std::expected<std::uint32_t, Status> Store::find_fingerprint(std::uint64_t fingerprint) const {
-  std::string value;
-  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Fingerprints],
-                                     hash_key(fingerprint), &value);
-  if (s.IsNotFound()) return 0;
-  if (!s.ok()) return std::unexpected(from_rocksdb(s, "reading fingerprints"));
-  if (value.size() != 4)
-    return std::unexpected(Status::error(Status::Code::Corruption, "fingerprint damaged"));
-  return bytes::read_big_endian32(value);
+  return impl_->read_number(Fingerprints, hash_key(fingerprint), "a fingerprint");
 }
 
 std::expected<std::uint32_t, Status> Store::duplicate_of(std::uint32_t id) const {
-  std::string value;
-  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Duplicates],
-                                     bytes::big_endian32(id), &value);
-  if (s.IsNotFound()) return 0;
-  if (!s.ok()) return std::unexpected(from_rocksdb(s, "reading duplicates"));
-  if (value.size() != 4)
-    return std::unexpected(Status::error(Status::Code::Corruption, "duplicate record damaged"));
-  return bytes::read_big_endian32(value);
+  return impl_->read_number(Duplicates, bytes::big_endian32(id), "a duplicate record");
 }
 
 std::expected<Reject, Status> Store::reject(std::uint32_t id) const {
@@ -624,9 +620,9 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   }
   impl->version = schema_version;
 
-  auto games = impl->read_count(game_count_key);
+  auto games = impl->read_number(Default, game_count_key, game_count_key);
   if (!games) return std::unexpected(games.error());
-  auto rejects = impl->read_count(reject_count_key);
+  auto rejects = impl->read_number(Default, reject_count_key, reject_count_key);
   if (!rejects) return std::unexpected(rejects.error());
   impl->games = *games;
   impl->rejects = *rejects;
