@@ -58,3 +58,28 @@ TEST_CASE("a database of another schema version is refused, naming both versions
   CHECK(store.error().code() == Status::Code::IncompatibleVersion);
   CHECK(store.error().message().find("version 99") != std::string::npos);
 }
+
+// A database from before this schema's column families (version 4 had five of them): a reader
+// cannot add the missing families, and must say which version it found, not "no database".
+TEST_CASE("a read-only open of an older database names its schema version") {
+  TempDir tmp;
+  const std::string path = (tmp / "db").string();
+  {
+    rocksdb::Options options;
+    options.create_if_missing = true;
+    rocksdb::DB* raw = nullptr;
+    REQUIRE(rocksdb::DB::Open(options, path, &raw).ok());
+    std::unique_ptr<rocksdb::DB> db(raw);
+    REQUIRE(
+        db->Put(rocksdb::WriteOptions(), "meta:schema_version", std::string("\0\0\0\x04", 4)).ok());
+  }
+  auto store = Store::open(path, {.create_if_missing = false, .read_only = true});
+  REQUIRE_FALSE(store);
+  CHECK(store.error().code() == Status::Code::IncompatibleVersion);
+  CHECK(store.error().message().find("version 4") != std::string::npos);
+
+  auto missing =
+      Store::open((tmp / "none").string(), {.create_if_missing = false, .read_only = true});
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().code() == Status::Code::NotFound);
+}

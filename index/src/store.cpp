@@ -74,6 +74,25 @@ Status from_rocksdb(const rocksdb::Status& s, std::string_view context) {
   return Status::error(code, pgn::cat(context, ": ", s.ToString()));
 }
 
+// The error for a database whose column families are not this schema's: another version
+// (named, read from its default family) or not a pgndb database.
+Status other_schema(const rocksdb::DBOptions& options, const std::string& path) {
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s = rocksdb::DB::OpenForReadOnly(
+      options, path, {rocksdb::ColumnFamilyDescriptor()}, &handles, &raw);
+  if (!s.ok()) return from_rocksdb(s, "opening " + path);
+  std::unique_ptr<rocksdb::DB> db(raw);
+  std::string value;
+  s = db->Get(rocksdb::ReadOptions(), handles[0], version_key, &value);
+  for (auto* h : handles) db->DestroyColumnFamilyHandle(h).PermitUncheckedError();
+  if (!s.ok() || value.size() != 4)
+    return Status::error(Status::Code::Corruption, path + " is not a pgndb database");
+  return Status::error(Status::Code::IncompatibleVersion,
+                       pgn::cat(path, " holds schema version ", bytes::read_big_endian32(value),
+                                ", this pgndb reads version ", schema_version));
+}
+
 std::string encode_reject(const Reject& r) {
   std::string out;
   bytes::put_string(out, r.source);
@@ -568,6 +587,14 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s;
   if (options.read_only) {
+    // A database written by another pgndb may lack some of our families, and a read-only open
+    // cannot add them: read its schema version from what it has, to say so.
+    std::vector<std::string> existing;
+    if (!rocksdb::DB::ListColumnFamilies(db_options, path, &existing).ok())
+      return std::unexpected(Status::error(Status::Code::NotFound, "no database at " + path));
+    for (std::string_view name : family_names)
+      if (std::find(existing.begin(), existing.end(), name) == existing.end())
+        return std::unexpected(other_schema(db_options, path));
     // An importer may delete table files (after a compaction) between our reading the list of
     // files and opening them: read the list again, after a pause that grows.
     for (int attempt = 0; attempt < 20; ++attempt) {
