@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "command.h"
-#include "games.h"
 #include "output.h"
 #include "pgn/text.h"
 #include "pgndb/index/importer.h"

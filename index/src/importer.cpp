@@ -11,15 +11,14 @@
 #include <mutex>
 #include <optional>
 #include <thread>
-
-#include <pthread.h>
 #include <unordered_map>
 #include <variant>
 #include <vector>
 
+#include <pthread.h>
+
 #include "pgn/reader.h"
 #include "pgn/replay.h"
-#include "pgn/text.h"
 #include "pgndb/index/input.h"
 #include "pgndb/index/prepared_game.h"
 
@@ -69,20 +68,27 @@ struct Chunk {
 };
 
 // Cuts the file into game texts: the reader skips every game (no events), and hands over its
-// exact text and where it starts.
+// exact text and where it starts. The first `skip` games (those an earlier run handled) are
+// passed over.
 class Splitter final : public pgn::Visitor {
  public:
+  explicit Splitter(std::uint64_t skip) : skip_(skip) {}
   Chunk* chunk = nullptr;
   pgn::Control begin_game(pgn::Location at) override {
     at_ = at;
     return pgn::Control::Skip;
   }
   void end_game(std::string_view text) override {
+    if (skip_ > 0) {
+      --skip_;
+      return;
+    }
     chunk->texts.emplace_back(text);
     chunk->origins.push_back(at_);
   }
 
  private:
+  std::uint64_t skip_;
   pgn::Location at_;
 };
 
@@ -164,15 +170,7 @@ class Pipeline {
     auto source = open_pgn_input(path_, &bytes_read_);
     if (!source) return finish(source.error());
     pgn::Reader reader(**source);
-    struct SkipAll final : pgn::Visitor {
-      pgn::Control begin_game(pgn::Location) override { return pgn::Control::Skip; }
-    } skipper;
-    for (std::uint64_t i = 0; i < skip_; ++i) {
-      auto more = reader.read_game(skipper);
-      if (!more) return finish(more.error());
-      if (!*more) return finish({});
-    }
-    Splitter splitter;
+    Splitter splitter(skip_);
     for (bool more = true; more;) {
       auto chunk = std::make_unique<Chunk>();
       splitter.chunk = chunk.get();
