@@ -30,5 +30,9 @@ struct DateParts {
   unsigned year = 0, month = 0, day = 0;
 };
 [[nodiscard]] bool parse_date(std::string_view text, DateParts& parts);
+// The key of a date, without the game id.
+[[nodiscard]] std::string date_key(const DateParts& parts);
+// The date a date key (with or without its game id) stands for, as PGN writes it: `1994.??.??`.
+[[nodiscard]] std::string date_text(std::string_view key);
 
 }  // namespace pgndb::index::metadata

@@ -4,6 +4,7 @@
 
 #include "metadata_keys.h"
 #include "pgn/game.h"
+#include "pgn/text.h"
 #include "pgndb/index/game_codec.h"
 #include "pgndb/index/names.h"
 
@@ -22,6 +23,23 @@ bool parse_date(std::string_view text, DateParts& parts) {
   };
   return part(0, 4, parts.year) && part(5, 2, parts.month) && part(8, 2, parts.day) &&
          parts.month <= 12 && parts.day <= 31;
+}
+
+std::string date_key(const DateParts& parts) {
+  std::string key(1, char(Date));
+  put16(key, parts.year);
+  key += char(parts.month);
+  key += char(parts.day);
+  return key;
+}
+
+std::string date_text(std::string_view key) {
+  const unsigned year = (unsigned(std::uint8_t(key[1])) << 8) | std::uint8_t(key[2]);
+  auto two = [](unsigned v) {
+    return v ? std::string{char('0' + v / 10), char('0' + v % 10)} : std::string("??");
+  };
+  return pgn::cat(year / 1000, year / 100 % 10, year / 10 % 10, year % 10, '.',
+                  two(std::uint8_t(key[3])), '.', two(std::uint8_t(key[4])));
 }
 
 }  // namespace metadata
@@ -81,13 +99,7 @@ void add_metadata(const pgn::GameRecord& game, std::vector<std::string>& keys) {
   named(Site, tag_or_empty(game, "Site"));
 
   DateParts date;
-  if (parse_date(tag_or_empty(game, "Date"), date) && date.year > 0) {
-    std::string key(1, char(Date));
-    put16(key, date.year);
-    key += char(date.month);
-    key += char(date.day);
-    keys.push_back(std::move(key));
-  }
+  if (parse_date(tag_or_empty(game, "Date"), date) && date.year > 0) keys.push_back(date_key(date));
   keys.push_back({char(Result), char(result_code(game.result))});
 
   const std::string_view eco = tag_or_empty(game, "ECO");

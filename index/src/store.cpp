@@ -5,7 +5,6 @@
 #include <rocksdb/options.h>
 #include <rocksdb/sst_file_writer.h>
 #include <rocksdb/table.h>
-#include <rocksdb/write_batch.h>
 
 #include <algorithm>
 #include <chrono>
@@ -74,6 +73,12 @@ Status from_rocksdb(const rocksdb::Status& s, std::string_view context) {
   return Status::error(code, pgn::cat(context, ": ", s.ToString()));
 }
 
+Status version_mismatch(const std::string& path, std::uint32_t found) {
+  return Status::error(Status::Code::IncompatibleVersion,
+                       pgn::cat(path, " holds schema version ", found,
+                                ", this pgndb reads version ", schema_version));
+}
+
 // The error for a database whose column families are not this schema's: another version
 // (named, read from its default family) or not a pgndb database.
 Status other_schema(const rocksdb::DBOptions& options, const std::string& path) {
@@ -88,9 +93,7 @@ Status other_schema(const rocksdb::DBOptions& options, const std::string& path) 
   for (auto* h : handles) db->DestroyColumnFamilyHandle(h).PermitUncheckedError();
   if (!s.ok() || value.size() != 4)
     return Status::error(Status::Code::Corruption, path + " is not a pgndb database");
-  return Status::error(Status::Code::IncompatibleVersion,
-                       pgn::cat(path, " holds schema version ", bytes::read_big_endian32(value),
-                                ", this pgndb reads version ", schema_version));
+  return version_mismatch(path, bytes::read_big_endian32(value));
 }
 
 std::string encode_reject(const Reject& r) {
@@ -147,8 +150,8 @@ struct Store::Impl {
   }
 
   // Where a batch's table file for family `f` is written before it is ingested.
-  std::string ingest_path(int f, int part = 0) const {
-    return pgn::cat(path, "/ingest-", family_names[f], "-", part, ".sst");
+  std::string ingest_path(int f) const {
+    return pgn::cat(path, "/ingest-", family_names[f], ".sst");
   }
 
   // Writes `rows` of family `f` (sorted here when they are not; keys unique) as a table file.
@@ -224,8 +227,7 @@ struct WriteBatch::Impl {
   Store::Impl* store;
   // Rows of each column family; written as table files at commit (Store::Impl::ingest).
   std::vector<Row> rows[FamilyCount];
-  std::uint32_t next_game, next_reject;  // ids the next additions get
-  std::size_t games = 0;
+  std::uint32_t next_game = 1, next_reject = 1;  // ids the next additions get
   std::string scratch;
   // Position entries of this batch's games in game order: (the top 40 bits of the key, game id).
   // Sorted at commit into one run per bucket touched.
@@ -234,7 +236,6 @@ struct WriteBatch::Impl {
   // order: a batch has far fewer distinct values than keys, so sorting the values at commit
   // costs a fraction of sorting every key.
   std::unordered_map<std::string, std::vector<std::uint32_t>> metadata;
-  std::uint32_t first_game;  // the id of the batch's first game: names its runs
 };
 
 WriteBatch::WriteBatch(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -242,9 +243,8 @@ WriteBatch::WriteBatch(WriteBatch&&) noexcept = default;
 WriteBatch& WriteBatch::operator=(WriteBatch&&) noexcept = default;
 
 void WriteBatch::follow(const WriteBatch& previous) {
-  impl_->next_game = impl_->first_game = previous.impl_->next_game;
+  impl_->next_game = previous.impl_->next_game;
   impl_->next_reject = previous.impl_->next_reject;
-  impl_->games = 0;
   impl_->positions.clear();
   impl_->metadata.clear();
   for (auto& rows : impl_->rows) rows.clear();
@@ -253,9 +253,9 @@ void WriteBatch::follow(const WriteBatch& previous) {
 WriteBatch WriteBatch::successor() const {
   auto next = std::make_unique<Impl>();
   next->store = impl_->store;
-  next->next_game = next->first_game = impl_->next_game;
-  next->next_reject = impl_->next_reject;
-  return WriteBatch(std::move(next));
+  WriteBatch batch(std::move(next));
+  batch.follow(*this);
+  return batch;
 }
 WriteBatch::~WriteBatch() = default;
 
@@ -275,7 +275,6 @@ std::uint32_t WriteBatch::add_game(PreparedGame&& game, std::uint32_t duplicate_
     rows[Duplicates].push_back({id_key, bytes::big_endian32(duplicate_of)});
   else
     rows[Fingerprints].push_back({hash_key(game.fingerprint), id_key});
-  ++impl_->games;
   return id;
 }
 
@@ -283,8 +282,6 @@ void WriteBatch::add_reject(const Reject& reject) {
   const std::uint32_t id = impl_->next_reject++;
   impl_->rows[Rejects].push_back({bytes::big_endian32(id), encode_reject(reject)});
 }
-
-std::size_t WriteBatch::games() const { return impl_->games; }
 
 void WriteBatch::set_source_progress(std::uint64_t hash, const SourceProgress& progress) {
   std::string value;
@@ -333,8 +330,6 @@ Status WriteBatch::commit() {
   if (auto s = store.ingest(impl_->rows); !s.is_ok()) return s;
   store.games = games;
   store.rejects = rejects;
-  impl_->first_game = impl_->next_game;  // the next commit's runs get keys of their own
-  impl_->games = 0;
   return Status::ok();
 }
 
@@ -351,7 +346,6 @@ WriteBatch Store::begin_batch() {
   auto batch = std::make_unique<WriteBatch::Impl>();
   batch->store = impl_.get();
   batch->next_game = impl_->games + 1;
-  batch->first_game = batch->next_game;
   batch->next_reject = impl_->rejects + 1;
   return WriteBatch(std::move(batch));
 }
@@ -403,21 +397,14 @@ std::expected<StoreStats, Status> Store::stats() const {
     it->Seek(std::string(key.substr(0, end)) + '\1');
   }
   // Dates: the first and the last key of the date index.
-  auto date_of = [](std::string_view key) {
-    const unsigned year = (std::uint8_t(key[1]) << 8) | std::uint8_t(key[2]);
-    auto two = [](unsigned v) {
-      return v ? std::string{char('0' + v / 10), char('0' + v % 10)} : std::string("??");
-    };
-    return pgn::cat(year / 1000, year / 100 % 10, year / 10 % 10, year % 10, '.',
-                    two(std::uint8_t(key[3])), '.', two(std::uint8_t(key[4])));
-  };
+  using metadata::date_text;
   const std::string date_prefix(1, char(metadata::Date));
   it->Seek(date_prefix);
   if (it->Valid() && it->key().starts_with(date_prefix) && it->key().size() >= 5) {
-    stats.first_date = date_of(it->key().ToStringView());
+    stats.first_date = date_text(it->key().ToStringView());
     it->SeekForPrev(date_prefix + std::string(8, '\xFF'));
     if (it->Valid() && it->key().starts_with(date_prefix) && it->key().size() >= 5)
-      stats.last_date = date_of(it->key().ToStringView());
+      stats.last_date = date_text(it->key().ToStringView());
   }
   if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading metadata"));
   std::vector<positions::Entry> run;
@@ -559,8 +546,8 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     // the position and metadata families). Merging every 4 of them, as RocksDB does by default,
     // rewrote the whole family each time while it was small (5 s of an 8 s corpus import in the
     // background); merging every 32 leaves a small import's files alone: the position family is
-    // rewritten by the fold and compaction after an import, and the others are read well
-    // enough from a few dozen files.
+    // rewritten by the compaction after an import, which folds its runs, and the others are read
+    // well enough from a few dozen files.
     family_options.level0_file_num_compaction_trigger = 32;
     family_options.level0_slowdown_writes_trigger = 64;
     family_options.level0_stop_writes_trigger = 128;
@@ -640,10 +627,7 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     return std::unexpected(from_rocksdb(s, "reading the schema version"));
   } else if (value.size() != 4 || bytes::read_big_endian32(value) != schema_version) {
     return std::unexpected(
-        Status::error(Status::Code::IncompatibleVersion,
-                      pgn::cat(path, " holds schema version ",
-                               value.size() == 4 ? bytes::read_big_endian32(value) : 0,
-                               ", this pgndb reads version ", schema_version)));
+        version_mismatch(path, value.size() == 4 ? bytes::read_big_endian32(value) : 0));
   }
   impl->version = schema_version;
 

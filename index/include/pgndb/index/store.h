@@ -83,7 +83,6 @@ class WriteBatch {
   void add_reject(const Reject& reject);
   // Records, with the games of this batch, how far the source with content hash `hash` is.
   void set_source_progress(std::uint64_t hash, const SourceProgress& progress);
-  std::size_t games() const;
   // A batch whose ids follow this one's, so that it can be filled while this one is being
   // committed (on another thread). This batch must be committed before the next one.
   WriteBatch successor() const;
