@@ -7,6 +7,7 @@
 #include "bytes.h"
 #include "move_index.h"
 #include "pgn/fen.h"
+#include "pgn/game.h"
 #include "pgn/movegen.h"
 #include "pgn/text.h"
 
@@ -62,8 +63,12 @@ void put_move(std::string& out, const pgn::Position& pos, pgn::Move m) {
   }
 }
 
-void put_line(std::string& out, const pgn::Line& line, pgn::Position pos) {
+// With `keys`, the repetition key of every position of the line (its start and its end
+// included) is appended to it.
+void put_line(std::string& out, const pgn::Line& line, pgn::Position pos,
+              std::vector<pgn::Key>* keys = nullptr) {
   put_varint(out, line.size());
+  if (keys) keys->push_back(pgn::repetition_key(pos));
   for (const pgn::MoveNode& node : line) {
     const std::uint8_t flags =
         (node.nags.empty() ? 0 : HasNags) | (node.comments_before.empty() ? 0 : HasCommentsBefore) |
@@ -90,6 +95,7 @@ void put_line(std::string& out, const pgn::Line& line, pgn::Position pos) {
       pos.play_null();
     else
       pos.play(node.move);
+    if (keys) keys->push_back(pgn::repetition_key(pos));
   }
 }
 
@@ -218,7 +224,8 @@ std::expected<pgn::GameRecord, Status> Decoder::game(bool header_only) {
 
 }  // namespace
 
-void encode_game(const pgn::GameRecord& game, std::string& out) {
+void encode_game(const pgn::GameRecord& game, std::string& out,
+                 std::vector<pgn::Key>* main_line_keys) {
   out += char(format_version);
   const auto result = std::find(results.begin(), results.end(), game.result);
   out += char(result == results.end() ? 0 : result - results.begin());
@@ -237,7 +244,7 @@ void encode_game(const pgn::GameRecord& game, std::string& out) {
 
   put_string(out, game.start == pgn::Position() ? std::string() : pgn::to_fen(game.start));
   put_strings(out, game.leading_comments);
-  put_line(out, game.moves, game.start);
+  put_line(out, game.moves, game.start, main_line_keys);
 }
 
 std::expected<pgn::GameRecord, Status> decode_game(std::string_view bytes) {

@@ -75,16 +75,24 @@ unsigned pawn_move_count(const pgn::Position& pos, Bitboard pawns) {
 unsigned pseudo_legal_index(const pgn::Position& pos, pgn::Move m) {
   const pgn::Color us = pos.side_to_move();
   const Bitboard below = pgn::square_bb(m.from()) - 1;
-  // Pieces on squares below the move's origin: all their moves come first. Pawns, most of
-  // them, all at once.
+  // Pieces on squares below the move's origin: all their moves come first. They are counted
+  // kind by kind from the piece sets (no look at each square's piece): pawns all at once, the
+  // others with one attack lookup each.
   const Bitboard pawns = pos.pieces(us, pgn::Pawn) & below;
   unsigned index = us == pgn::White ? pawn_move_count<pgn::White>(pos, pawns)
                                     : pawn_move_count<pgn::Black>(pos, pawns);
-  Bitboard before = pos.pieces(us) & below & ~pawns;
-  while (before) {
-    const Square from = pgn::pop_lsb(before);
-    index += unsigned(pgn::popcount(targets_of(pos, from))) * (promotes(pos, from) ? 4 : 1);
-  }
+  const Bitboard free = ~pos.pieces(us), occupied = pos.occupied();
+  auto count = [&](Bitboard pieces, auto attacks) {
+    for (pieces &= below; pieces;)
+      index += unsigned(pgn::popcount(attacks(pgn::pop_lsb(pieces)) & free));
+  };
+  count(pos.pieces(us, pgn::Knight), [](Square s) { return pgn::knight_attacks(s); });
+  count(pos.pieces(us, pgn::Bishop, pgn::Queen),
+        [&](Square s) { return pgn::bishop_attacks(s, occupied); });
+  count(pos.pieces(us, pgn::Rook, pgn::Queen),
+        [&](Square s) { return pgn::rook_attacks(s, occupied); });
+  if (pos.pieces(us, pgn::King) & below)
+    index += unsigned(pgn::popcount(targets_of(pos, pos.king_square(us))));
   const Bitboard lower = targets_of(pos, m.from()) & (pgn::square_bb(m.to()) - 1);
   if (promotes(pos, m.from()))
     index += 4 * unsigned(pgn::popcount(lower)) + unsigned(m.promotion() - pgn::Knight);

@@ -22,12 +22,6 @@ void encode_run(const std::vector<Entry>& sorted, std::string& out) {
   }
 }
 
-void fold_runs(std::vector<Entry>& entries, std::string& out) {
-  std::sort(entries.begin(), entries.end());
-  entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
-  encode_run(entries, out);
-}
-
 bool decode_run(std::string_view run, std::vector<Entry>& out) {
   bytes::Reader in(run);
   std::uint64_t count;
@@ -38,17 +32,52 @@ bool decode_run(std::string_view run, std::vector<Entry>& out) {
     if (!in.varint(v)) return false;
     Entry e;
     if (v & 1) {
-      if (i == 0) return false;
+      if (i == 0 || v < 3) return false;
       e = {previous.suffix, std::uint32_t(previous.game + (v >> 1))};
     } else {
       std::uint8_t a, b, c;
       if (!in.byte(a) || !in.byte(b) || !in.byte(c)) return false;
       e = {(std::uint32_t(a) << 16) | (std::uint32_t(b) << 8) | c, std::uint32_t(v >> 1)};
+      if (i > 0 && e.suffix <= previous.suffix) return false;
     }
     out.push_back(e);
     previous = e;
   }
   return in.empty();
+}
+
+bool RunFolder::add(std::string_view run) {
+  if (!decode_run(run, entries_)) {
+    entries_.clear();
+    ends_.clear();
+    return false;
+  }
+  ends_.push_back(entries_.size());
+  return true;
+}
+
+void RunFolder::fold(std::string& out) {
+  // Bottom-up merge: each pass merges neighbouring runs pairwise, halving their number.
+  while (ends_.size() > 1) {
+    merged_.resize(entries_.size());
+    std::size_t kept = 0, begin = 0;
+    for (std::size_t i = 0; i < ends_.size(); i += 2) {
+      const std::size_t middle = ends_[i];
+      const std::size_t end = i + 1 < ends_.size() ? ends_[i + 1] : middle;
+      std::merge(entries_.begin() + std::ptrdiff_t(begin),
+                 entries_.begin() + std::ptrdiff_t(middle),
+                 entries_.begin() + std::ptrdiff_t(middle), entries_.begin() + std::ptrdiff_t(end),
+                 merged_.begin() + std::ptrdiff_t(begin));
+      ends_[kept++] = end;
+      begin = end;
+    }
+    ends_.resize(kept);
+    entries_.swap(merged_);
+  }
+  entries_.erase(std::unique(entries_.begin(), entries_.end()), entries_.end());
+  encode_run(entries_, out);
+  entries_.clear();
+  ends_.clear();
 }
 
 }  // namespace pgndb::index::positions

@@ -29,9 +29,23 @@ inline std::uint32_t suffix_of(pgn::Key key) { return std::uint32_t(key >> 24) &
 // odd, the entry has the previous suffix and game = previous game + v / 2; when even,
 // game = v / 2 and three bytes of suffix (big-endian) follow.
 void encode_run(const std::vector<Entry>& sorted, std::string& out);
-// Appends the entries of `run` to `out`; false when the bytes are not a run.
+// Appends the entries of `run` to `out`; false when the bytes are not a run (which includes
+// entries out of order or repeated: encode_run never writes them).
 [[nodiscard]] bool decode_run(std::string_view run, std::vector<Entry>& out);
-// Sorts `entries` (several runs appended), drops repeats, and encodes them as one run.
-void fold_runs(std::vector<Entry>& entries, std::string& out);
+
+// Folds runs (a bucket's runs, one per import batch) into one. Each run is sorted already, so
+// they are merged, two by two, rather than sorted again: sorting took most of the compaction
+// that folds the index after an import.
+class RunFolder {
+ public:
+  // Adds a run; false when its bytes are not one, and then every run added before is dropped.
+  [[nodiscard]] bool add(std::string_view run);
+  // Writes the runs added since the last fold as one run (repeats dropped) into `out`.
+  void fold(std::string& out);
+
+ private:
+  std::vector<Entry> entries_, merged_;
+  std::vector<std::size_t> ends_;  // where each added run ends in entries_
+};
 
 }  // namespace pgndb::index::positions

@@ -129,21 +129,12 @@ void add_metadata(const pgn::GameRecord& game, std::vector<std::string>& keys) {
 
 PreparedGame prepare_game(const pgn::GameRecord& game) {
   PreparedGame prepared;
-  encode_game(game, prepared.encoded);
+  prepared.positions.reserve(game.moves.size() + 1);
+  encode_game(game, prepared.encoded, &prepared.positions);
 
   Fingerprint fingerprint;
   fingerprint.add(game.start.key());
-  pgn::Position pos = game.start;
-  prepared.positions.reserve(game.moves.size() + 1);
-  prepared.positions.push_back(pgn::repetition_key(pos));
-  for (const pgn::MoveNode& node : game.moves) {
-    fingerprint.add(node.move.raw());
-    if (node.move.is_null())
-      pos.play_null();
-    else
-      pos.play(node.move);
-    prepared.positions.push_back(pgn::repetition_key(pos));
-  }
+  for (const pgn::MoveNode& node : game.moves) fingerprint.add(node.move.raw());
   fingerprint.add(tag_or_empty(game, "White"));
   fingerprint.add(tag_or_empty(game, "Black"));
   fingerprint.add(tag_or_empty(game, "Date"));

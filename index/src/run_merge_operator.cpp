@@ -1,7 +1,5 @@
 #include "run_merge_operator.h"
 
-#include <vector>
-
 #include "position_runs.h"
 
 namespace pgndb::index::positions {
@@ -11,12 +9,13 @@ namespace {
 // Folds runs into `out`; false (RocksDB then reports corruption) when one is damaged.
 template <class Runs>
 bool fold(const rocksdb::Slice* existing, const Runs& runs, std::string& out) {
-  std::vector<Entry> entries;
-  if (existing && !decode_run(existing->ToStringView(), entries)) return false;
+  // One folder per compaction thread: its buffers keep their memory from bucket to bucket.
+  thread_local RunFolder folder;
+  if (existing && !folder.add(existing->ToStringView())) return false;
   for (const rocksdb::Slice& run : runs)
-    if (!decode_run(run.ToStringView(), entries)) return false;
+    if (!folder.add(run.ToStringView())) return false;
   out.clear();
-  fold_runs(entries, out);
+  folder.fold(out);
   return true;
 }
 

@@ -111,6 +111,9 @@ std::string encode_reject(const Reject& r) {
 // and 8 bits. It replaced std::sort, which took most of a batch's commit time.
 void sort_by_key(std::vector<std::pair<std::uint64_t, std::uint32_t>>& entries,
                  std::vector<std::pair<std::uint64_t, std::uint32_t>>& scratch) {
+  // Both buffers keep the larger capacity: they swap roles, and the batch that reuses them
+  // should find room for its entries without growing (and page-faulting) again.
+  scratch.reserve(entries.capacity());
   scratch.resize(entries.size());
   std::vector<std::uint32_t> counts;
   auto* from = &entries;

@@ -3,7 +3,7 @@
 // it, and a test pins it.
 //
 // Layout (varint = LEB128, unsigned; string = varint length, then bytes):
-//   byte     format version (1)
+//   byte     format version (2)
 //   byte     result: 0 `*`, 1 `1-0`, 2 `0-1`, 3 `1/2-1/2`
 //   varint   tag count, then per tag: a byte naming a common tag (1..N, see game_codec.cpp)
 //            or 0 followed by the name as a string; then the value as a string
@@ -11,7 +11,8 @@
 //   varint   leading comment count, then the comments as strings
 //   line     the main line
 // A line is a varint node count, then the nodes. A node's first byte:
-//   0..250   the move, as its index among the legal moves sorted by (from, to, promotion);
+//   0..250   the move, as its index among the pseudo-legal moves sorted by (from, to,
+//            promotion), castling as the king taking its rook (index/src/move_index.h);
 //            sorting makes the code independent of the move generator's order
 //   251      a move of index 251 or more: the next byte holds index - 251
 //   252      the null move
@@ -26,6 +27,7 @@
 #include <expected>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pgn/game_record.h"
 #include "pgndb/index/status.h"
@@ -33,8 +35,11 @@
 namespace pgndb::index {
 
 // Appends the stored form of `game` to `out`. Every move in `game` must be legal (as the
-// replay visitor makes them).
-void encode_game(const pgn::GameRecord& game, std::string& out);
+// replay visitor makes them). With `main_line_keys`, the pgn::repetition_key of every
+// main-line position (the start and the end included) is appended to it: the encoder plays
+// those moves anyway, and the position index needs the keys.
+void encode_game(const pgn::GameRecord& game, std::string& out,
+                 std::vector<pgn::Key>* main_line_keys = nullptr);
 
 // Reads a stored game; Corruption when the bytes are not a game this version wrote.
 [[nodiscard]] std::expected<pgn::GameRecord, Status> decode_game(std::string_view bytes);
