@@ -27,8 +27,14 @@ inline void put_strings(std::string& out, const std::vector<std::string>& string
   for (const auto& s : strings) put_string(out, s);
 }
 
+inline void put_big_endian32(std::string& out, std::uint32_t v) {
+  const char bytes[4] = {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
+  out.append(bytes, 4);
+}
 inline std::string big_endian32(std::uint32_t v) {
-  return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
+  std::string out;
+  put_big_endian32(out, v);
+  return out;
 }
 
 inline std::uint32_t read_big_endian32(std::string_view s) {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -130,11 +131,30 @@ void sort_by_key(std::vector<std::pair<std::uint64_t, std::uint32_t>>& entries,
   entries.swap(scratch);
 }
 
-// A key and value to write, or a merge operand (a position run) for that key.
+// A key and value to write.
 struct Row {
   std::string key, value;
-  bool merge = false;
 };
+
+// What a batch writes into one family's table file: a function that adds the entries in key
+// order, or none when the batch has nothing for that family. The bulk of a batch (position
+// runs, metadata keys) is written straight from the batch's own structures, with no row built
+// per key.
+using TableContent = std::function<rocksdb::Status(rocksdb::SstFileWriter&)>;
+
+// Writes `rows` (sorted here when they are not; keys unique).
+TableContent rows_content(std::vector<Row>& rows) {
+  if (rows.empty()) return {};
+  return [&rows](rocksdb::SstFileWriter& writer) {
+    auto by_key = [](const Row& a, const Row& b) { return a.key < b.key; };
+    if (!std::is_sorted(rows.begin(), rows.end(), by_key))
+      std::sort(rows.begin(), rows.end(), by_key);
+    rocksdb::Status s;
+    for (std::size_t i = 0; s.ok() && i < rows.size(); ++i)
+      s = writer.Put(rows[i].key, rows[i].value);
+    return s;
+  };
+}
 
 }  // namespace
 
@@ -157,46 +177,39 @@ struct Store::Impl {
     return pgn::cat(path, "/ingest-", family_names[f], ".sst");
   }
 
-  // Writes `rows` of family `f` (sorted here when they are not; keys unique) as a table file.
-  Status write_table(int f, std::vector<Row>& rows, const std::string& file) {
-    auto by_key = [](const Row& a, const Row& b) { return a.key < b.key; };
-    if (!std::is_sorted(rows.begin(), rows.end(), by_key))
-      std::sort(rows.begin(), rows.end(), by_key);
+  // Writes a table file of family `f`.
+  Status write_table(int f, const TableContent& content, const std::string& file) {
     rocksdb::SstFileWriter writer(rocksdb::EnvOptions(),
                                   rocksdb::Options(db_options, family_options[f]), families[f]);
     rocksdb::Status s = writer.Open(file);
-    for (std::size_t i = 0; s.ok() && i < rows.size(); ++i)
-      s = rows[i].merge ? writer.Merge(rows[i].key, rows[i].value)
-                        : writer.Put(rows[i].key, rows[i].value);
+    if (s.ok()) s = content(writer);
     if (s.ok()) s = writer.Finish();
     return s.ok() ? Status::ok() : from_rocksdb(s, pgn::cat("writing ", file));
   }
 
-  // Writes each family's rows (sorted here, keys unique) as one table file, then ingests all the
-  // files in one atomic step: after a crash either every file of the batch is in the database or
-  // none is. Rows are cleared.
-  Status ingest(std::vector<Row> (&rows)[FamilyCount]) {
+  // Writes each family's content as one table file, then ingests all the files in one atomic
+  // step: after a crash either every file of the batch is in the database or none is.
+  Status ingest(const TableContent (&contents)[FamilyCount]) {
     // The families' files are written side by side, one thread each: a commit's latency is
-    // then its largest file's (the metadata), which keeps it shorter than the time the
-    // importer takes to fill the next batch.
+    // then its largest file's, which keeps it shorter than the time the importer takes to
+    // fill the next batch.
     Status status[FamilyCount];
     std::vector<std::thread> writers;
     for (int f = 0; f < FamilyCount; ++f) {
       status[f] = Status::ok();
-      if (!rows[f].empty())
-        writers.emplace_back([&, f] { status[f] = write_table(f, rows[f], ingest_path(f)); });
+      if (contents[f])
+        writers.emplace_back([&, f] { status[f] = write_table(f, contents[f], ingest_path(f)); });
     }
     for (auto& w : writers) w.join();
     std::vector<rocksdb::IngestExternalFileArg> args;
     for (int f = 0; f < FamilyCount; ++f) {
       if (!status[f].is_ok()) return status[f];
-      if (rows[f].empty()) continue;
+      if (!contents[f]) continue;
       rocksdb::IngestExternalFileArg arg;
       arg.column_family = families[f];
       arg.external_files = {ingest_path(f)};
       arg.options.move_files = true;
       args.push_back(std::move(arg));
-      rows[f].clear();
     }
     if (args.empty()) return Status::ok();
     rocksdb::Status s = db->IngestExternalFiles(args);
@@ -299,38 +312,72 @@ void WriteBatch::set_source_progress(std::uint64_t hash, const SourceProgress& p
 Status WriteBatch::commit() {
   Store::Impl& store = *impl_->store;
   const std::uint32_t games = impl_->next_game - 1, rejects = impl_->next_reject - 1;
-  // Sorted by key, then game: each bucket's entries are one stretch, already in run order.
+  TableContent contents[FamilyCount];
+  for (int f = 0; f < FamilyCount; ++f) contents[f] = rows_content(impl_->rows[f]);
+
+  // Positions: sorted by key, then game, each bucket's entries are one stretch, already in run
+  // order; the bucket's run is one merge operand. The upper half of the buckets (those with
+  // the top bit of the key set) goes to the other family.
   auto& all = impl_->positions;
   sort_by_key(all, impl_->sort_scratch);
   all.erase(std::unique(all.begin(), all.end()), all.end());
-  std::vector<positions::Entry> run;
-  for (std::size_t i = 0; i < all.size();) {
-    const std::uint32_t bucket = std::uint32_t(all[i].first >> 24);
-    run.clear();
-    for (; i < all.size() && std::uint32_t(all[i].first >> 24) == bucket; ++i)
-      run.push_back({std::uint32_t(all[i].first) & 0xFFFFFF, all[i].second});
-    impl_->scratch.clear();
-    positions::encode_run(run, impl_->scratch);
-    impl_->rows[position_family(bucket)].push_back(
-        {positions::bucket_key_of(bucket), impl_->scratch, true});
-  }
-  all.clear();
+  const auto upper_half = std::partition_point(all.begin(), all.end(), [](const auto& e) {
+    return position_family(e.first >> 24) == Positions;
+  });
+  auto runs = [](auto begin, auto end) -> TableContent {
+    if (begin == end) return {};
+    return [begin, end](rocksdb::SstFileWriter& writer) {
+      std::vector<positions::Entry> run;
+      std::string encoded;
+      rocksdb::Status s;
+      for (auto i = begin; s.ok() && i != end;) {
+        const std::uint32_t bucket = std::uint32_t(i->first >> 24);
+        run.clear();
+        for (; i != end && std::uint32_t(i->first >> 24) == bucket; ++i)
+          run.push_back({std::uint32_t(i->first) & 0xFFFFFF, i->second});
+        encoded.clear();
+        positions::encode_run(run, encoded);
+        s = writer.Merge(positions::bucket_key_of(bucket), encoded);
+      }
+      return s;
+    };
+  };
+  contents[Positions] = runs(all.begin(), upper_half);
+  contents[PositionsUpper] = runs(upper_half, all.end());
+
   // Metadata: each distinct value's keys in id order, values in key order.
   std::vector<const std::pair<const std::string, std::vector<std::uint32_t>>*> values;
   values.reserve(impl_->metadata.size());
   for (const auto& entry : impl_->metadata) values.push_back(&entry);
   std::sort(values.begin(), values.end(), [](auto* a, auto* b) { return a->first < b->first; });
-  auto& metadata_rows = impl_->rows[Metadata];
-  for (const auto* value : values)
-    for (std::uint32_t id : value->second)
-      metadata_rows.push_back({value->first + bytes::big_endian32(id), {}});
-  impl_->metadata.clear();
+  if (!values.empty())
+    contents[Metadata] = [&values](rocksdb::SstFileWriter& writer) {
+      std::string key;
+      rocksdb::Status s;
+      for (const auto* value : values) {
+        key = value->first;
+        const std::size_t id_at = key.size();
+        for (std::uint32_t id : value->second) {
+          key.resize(id_at);
+          bytes::put_big_endian32(key, id);
+          if (s = writer.Put(key, {}); !s.ok()) return s;
+        }
+      }
+      return s;
+    };
+
   // The counters go in the same atomic batch as what they count.
-  impl_->rows[Default].push_back({std::string(game_count_key), bytes::big_endian32(games)});
-  impl_->rows[Default].push_back({std::string(reject_count_key), bytes::big_endian32(rejects)});
+  auto& counters = impl_->rows[Default];
+  counters.push_back({std::string(game_count_key), bytes::big_endian32(games)});
+  counters.push_back({std::string(reject_count_key), bytes::big_endian32(rejects)});
+  contents[Default] = rows_content(counters);
   // Table files rather than the write-ahead log and memtable: an import writes tens of millions
   // of keys, and sorting them here costs a fraction of inserting them into a skip list.
-  if (auto s = store.ingest(impl_->rows); !s.is_ok()) return s;
+  Status s = store.ingest(contents);
+  all.clear();
+  impl_->metadata.clear();
+  for (auto& rows : impl_->rows) rows.clear();
+  if (!s.is_ok()) return s;
   store.games = games;
   store.rejects = rejects;
   return Status::ok();
