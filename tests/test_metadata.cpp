@@ -5,10 +5,12 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "pgn/fen.h"
 #include "pgn/reader.h"
 #include "pgn/replay.h"
 #include "pgn/san.h"
@@ -140,6 +142,84 @@ TEST_CASE("a game seen before is a duplicate: kept and marked, or left out on re
   // The source counts the left-out games as handled: a second run finds nothing to do.
   const std::string again = import(skipped_db, "'" + second.string() + "'", "--skip-duplicates");
   CHECK(again.find("already imported (4 games") != std::string::npos);
+}
+
+// Duplicates are found the same way whatever the batch size and the number of threads: a game
+// may duplicate one in the batch being filled, in the batch being committed, or one already
+// stored (asked of the store a chunk at a time). The expected originals are computed here from
+// the source: the first game with the same main line, players, date and result.
+TEST_CASE("duplicates are found across batches, whatever their size") {
+  TempDir tmp;
+  const fs::path corpus = fs::path(PGNDB_SHARED_DATA) / "corpus";
+  // Each game of a corpus file, and after it again one of the games before it, from 1 to 600
+  // games back: the original may then be in any state (same batch, being committed, stored).
+  std::vector<std::string> texts;
+  {
+    struct Texts : pgn::Visitor {
+      std::vector<std::string>* texts;
+      pgn::Control begin_game(pgn::Location) override { return pgn::Control::Skip; }
+      void end_game(std::string_view text) override { texts->emplace_back(text); }
+    } splitter;
+    splitter.texts = &texts;
+    auto source = pgn::FileSource::open((corpus / "Kasparov.pgn").string());
+    REQUIRE(source);
+    pgn::Reader reader(**source);
+    while (true) {
+      auto read = reader.read_game(splitter);
+      REQUIRE(read);
+      if (!*read) break;
+    }
+  }
+  std::string mixed;
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    mixed += texts[i] + "\n\n";
+    const std::size_t back = 1 + (i * 7919) % 600;
+    if (back <= i) mixed += texts[i - back] + "\n\n";
+  }
+  const fs::path file = tmp / "mixed.pgn";
+  pgndb::test::write_file(file, mixed);
+  std::vector<std::uint32_t> expected;  // per game: the id of its original, or 0
+  {
+    auto source = pgn::FileSource::open(file.string());
+    REQUIRE(source);
+    pgn::Reader reader(**source);
+    pgn::ReplayVisitor replay({.keep_record = true, .keep_text = false});
+    std::map<std::string, std::uint32_t> first_with;
+    while (true) {
+      auto read = reader.read_game(replay);
+      REQUIRE(read);
+      if (!*read) break;
+      REQUIRE_FALSE(replay.has_error());
+      const pgn::GameRecord& game = replay.record();
+      std::string key = pgn::to_fen(game.start);
+      for (const auto& node : game.moves) key += " " + std::to_string(node.move.raw());
+      for (const char* tag : {"White", "Black", "Date"})
+        key += "|" + (game.tag(tag) ? *game.tag(tag) : std::string());
+      key += "|" + game.result;
+      const auto id = std::uint32_t(expected.size() + 1);
+      auto [it, added] = first_with.emplace(key, id);
+      expected.push_back(added ? 0 : it->second);
+    }
+  }
+  const auto duplicates = std::count_if(expected.begin(), expected.end(), [](auto o) { return o; });
+  REQUIRE(duplicates > 1500);
+  for (const char* options : {"--batch 97 --threads 2", "--batch 1000 --threads 1", ""}) {
+    INFO(options);
+    const fs::path db = tmp / ("db" + std::to_string(std::hash<std::string>()(options)));
+    const std::string out = import(db, "'" + file.string() + "'", options);
+    CHECK(out.find("duplicates: " + std::to_string(duplicates) + " (kept") != std::string::npos);
+    auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
+    REQUIRE(store);
+    REQUIRE(store->game_count() == expected.size());
+    int wrong = 0;
+    for (std::uint32_t id = 1; id <= expected.size(); ++id) {
+      auto of = store->duplicate_of(id);
+      REQUIRE(of);
+      if (*of != expected[id - 1] && ++wrong <= 5)
+        FAIL_CHECK("game " << id << " duplicates " << *of << ", expected " << expected[id - 1]);
+    }
+    CHECK(wrong == 0);
+  }
 }
 
 TEST_CASE("progress is shown on request: games, games/s, bytes of total") {

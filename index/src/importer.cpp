@@ -11,7 +11,6 @@
 #include <mutex>
 #include <optional>
 #include <thread>
-#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -90,6 +89,54 @@ class Splitter final : public pgn::Visitor {
  private:
   std::uint64_t skip_;
   pgn::Location at_;
+};
+
+// Fingerprint -> id, for the games of the batches not yet committed (the store knows the
+// others). Open addressing with linear probing in one array, which clear() keeps: the table is
+// refilled batch after batch, and a node-based map allocated and freed a node per game.
+class FingerprintTable {
+ public:
+  // The id stored for `fingerprint`, or 0.
+  std::uint32_t find(std::uint64_t fingerprint) const {
+    if (slots_.empty()) return 0;
+    for (std::size_t i = fingerprint & mask();; i = (i + 1) & mask()) {
+      if (slots_[i].id == 0) return 0;
+      if (slots_[i].fingerprint == fingerprint) return slots_[i].id;
+    }
+  }
+  // Stores `fingerprint` (not stored yet) with `id` (not 0).
+  void insert(std::uint64_t fingerprint, std::uint32_t id) {
+    if (2 * (size_ + 1) > slots_.size()) grow();
+    std::size_t i = fingerprint & mask();
+    while (slots_[i].id != 0) i = (i + 1) & mask();
+    slots_[i] = {fingerprint, id};
+    ++size_;
+  }
+  void clear() {
+    std::fill(slots_.begin(), slots_.end(), Slot{});
+    size_ = 0;
+  }
+  void swap(FingerprintTable& other) noexcept {
+    slots_.swap(other.slots_);
+    std::swap(size_, other.size_);
+  }
+
+ private:
+  struct Slot {
+    std::uint64_t fingerprint = 0;
+    std::uint32_t id = 0;  // 0: the slot is free
+  };
+  std::size_t mask() const { return slots_.size() - 1; }
+  void grow() {
+    std::vector<Slot> old(std::max<std::size_t>(slots_.size() * 2, 1 << 15));
+    old.swap(slots_);
+    size_ = 0;
+    for (const Slot& slot : old)
+      if (slot.id != 0) insert(slot.fingerprint, slot.id);
+  }
+
+  std::vector<Slot> slots_;  // a power of two in size; fingerprints are well mixed already
+  std::size_t size_ = 0;
 };
 
 // Replays one game from its text; the reader reports the places of the original file.
@@ -266,13 +313,15 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
   std::future<Status> committed;
   // Fingerprints of the games in batches not yet committed (the store knows the others): the
   // one filling and the one being committed.
-  std::unordered_map<std::uint64_t, std::uint32_t> uncommitted, in_commit;
+  FingerprintTable uncommitted, in_commit;
   const std::size_t batch_games = std::max<std::size_t>(1, options.batch_games);
-  std::size_t handled = 0;  // games of the batch, stored or not
+  std::size_t handled = 0;        // games of the batch, stored or not
+  bool stored_ids_valid = false;  // see the loop below
   auto finish_commit = [&]() -> Status {
     if (!committed.valid()) return Status::ok();
     Status s = committed.get();
     in_commit.clear();
+    stored_ids_valid = false;
     return s;
   };
   auto commit = [&]() -> Status {
@@ -293,7 +342,20 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
     return Status::ok();
   };
 
+  // The store's answer for the fingerprints of a chunk, asked once for the whole chunk. It
+  // stays valid until a commit finishes, which can store games the chunk duplicates; after
+  // one, the rest of the chunk asks the store game by game.
+  std::vector<std::uint64_t> chunk_fingerprints;
+  std::vector<std::uint32_t> stored_ids;
   while (auto chunk = pipeline.next()) {
+    chunk_fingerprints.clear();
+    for (auto& outcome : chunk->outcomes)
+      if (auto* game = std::get_if<PreparedGame>(&outcome))
+        chunk_fingerprints.push_back(game->fingerprint);
+    if (auto s = store.find_fingerprints(chunk_fingerprints, stored_ids); !s.is_ok())
+      return std::unexpected(s);
+    stored_ids_valid = true;
+    std::size_t game_in_chunk = 0;
     for (auto& outcome : chunk->outcomes) {
       ++progress.games;
       ++handled;
@@ -302,22 +364,22 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
         ++result.rejects;
       } else {
         auto& game = std::get<PreparedGame>(outcome);
-        std::uint32_t original = 0;
-        if (auto it = uncommitted.find(game.fingerprint); it != uncommitted.end()) {
-          original = it->second;
-        } else if (auto c = in_commit.find(game.fingerprint); c != in_commit.end()) {
-          original = c->second;
-        } else {
+        std::uint32_t original = uncommitted.find(game.fingerprint);
+        if (!original) original = in_commit.find(game.fingerprint);
+        if (!original && stored_ids_valid) {
+          original = stored_ids[game_in_chunk];
+        } else if (!original) {
           auto found = store.find_fingerprint(game.fingerprint);
           if (!found) return std::unexpected(found.error());
           original = *found;
         }
+        ++game_in_chunk;
         if (original) ++result.duplicates;
         if (!original || !options.skip_duplicates) {
           const std::uint64_t fingerprint = game.fingerprint;
           result.positions += game.positions.size();
           const std::uint32_t id = batch.add_game(std::move(game), original);
-          if (!original) uncommitted.emplace(fingerprint, id);
+          if (!original) uncommitted.insert(fingerprint, id);
           ++result.games;
         }
       }

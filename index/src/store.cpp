@@ -475,6 +475,27 @@ std::expected<std::uint32_t, Status> Store::find_fingerprint(std::uint64_t finge
   return impl_->read_number(Fingerprints, hash_key(fingerprint), "a fingerprint");
 }
 
+Status Store::find_fingerprints(const std::vector<std::uint64_t>& fingerprints,
+                                std::vector<std::uint32_t>& ids) const {
+  const std::size_t n = fingerprints.size();
+  std::vector<std::string> keys(n);
+  std::vector<rocksdb::Slice> slices(n);
+  for (std::size_t i = 0; i < n; ++i) slices[i] = keys[i] = hash_key(fingerprints[i]);
+  std::vector<rocksdb::PinnableSlice> values(n);
+  std::vector<rocksdb::Status> statuses(n);
+  impl_->db->MultiGet(rocksdb::ReadOptions(), impl_->families[Fingerprints], n, slices.data(),
+                      values.data(), statuses.data());
+  ids.assign(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (statuses[i].IsNotFound()) continue;
+    if (!statuses[i].ok()) return from_rocksdb(statuses[i], "reading a fingerprint");
+    if (values[i].size() != 4)
+      return Status::error(Status::Code::Corruption, "a fingerprint damaged");
+    ids[i] = bytes::read_big_endian32(values[i].ToStringView());
+  }
+  return Status::ok();
+}
+
 std::expected<std::uint32_t, Status> Store::duplicate_of(std::uint32_t id) const {
   return impl_->read_number(Duplicates, bytes::big_endian32(id), "a duplicate record");
 }

@@ -126,6 +126,10 @@ class Store {
   // The id of the first stored game with this duplicate fingerprint, or 0.
   [[nodiscard]] std::expected<std::uint32_t, Status> find_fingerprint(
       std::uint64_t fingerprint) const;
+  // find_fingerprint of each of `fingerprints` at once (one lookup of them all, sorted, is
+  // cheaper than one each): `ids` gets one id or 0 per fingerprint, in their order.
+  [[nodiscard]] Status find_fingerprints(const std::vector<std::uint64_t>& fingerprints,
+                                         std::vector<std::uint32_t>& ids) const;
   // The game that game `id` duplicates, or 0 when it is an original.
   [[nodiscard]] std::expected<std::uint32_t, Status> duplicate_of(std::uint32_t id) const;
   // The progress recorded for a source, or a default SourceProgress when it was never seen.
