@@ -82,9 +82,21 @@ TEST_CASE("a game's metadata index keys follow docs/storage.md") {
                                              "oC65"s,
                                              "w\x0B\x2B\x00"s,
                                              "n\x00\x05"s};
-  CHECK(prepared.metadata == expected);
+  std::vector<std::string> keys;
+  pgndb::index::for_each_metadata_key(prepared.metadata,
+                                      [&](std::string_view key) { keys.emplace_back(key); });
+  CHECK(keys == expected);
   // Six positions: the start and one after each of the five moves.
   CHECK(prepared.positions.size() == 6);
+
+  // Keys are packed with their lengths: a long one (a length of two bytes) comes back whole.
+  const std::string long_event(300, 'x');
+  const auto long_prepared =
+      pgndb::index::prepare_game(replay_one("[Event \"" + long_event + "\"]\n\n1. e4 *\n"));
+  keys.clear();
+  pgndb::index::for_each_metadata_key(long_prepared.metadata,
+                                      [&](std::string_view key) { keys.emplace_back(key); });
+  CHECK(keys == std::vector<std::string>{"e" + long_event + '\0', "r\x00"s, "n\x00\x01"s});
 }
 
 TEST_CASE("a game seen before is a duplicate: kept and marked, or left out on request") {

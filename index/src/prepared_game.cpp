@@ -141,7 +141,23 @@ PreparedGame prepare_game(const pgn::GameRecord& game) {
   fingerprint.add(game.result);
   prepared.fingerprint = fingerprint.value();
 
-  add_metadata(game, prepared.metadata);
+  // The keys are built one by one in a buffer of this thread, then packed.
+  thread_local std::vector<std::string> keys;
+  keys.clear();
+  add_metadata(game, keys);
+  std::size_t size = 0;
+  for (const std::string& key : keys) size += key.size() + 2;
+  prepared.metadata.reserve(size);
+  for (const std::string& key : keys) {
+    for (std::size_t n = key.size();; n >>= 7) {
+      if (n < 0x80) {
+        prepared.metadata += char(n);
+        break;
+      }
+      prepared.metadata += char(0x80 | (n & 0x7F));
+    }
+    prepared.metadata += key;
+  }
   return prepared;
 }
 

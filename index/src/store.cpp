@@ -252,7 +252,11 @@ struct WriteBatch::Impl {
   // Metadata keys (without the game id) and the ids of the batch's games with each, in id
   // order: a batch has far fewer distinct values than keys, so sorting the values at commit
   // costs a fraction of sorting every key.
-  std::unordered_map<std::string, std::vector<std::uint32_t>> metadata;
+  struct ViewHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  std::unordered_map<std::string, std::vector<std::uint32_t>, ViewHash, std::equal_to<>> metadata;
 };
 
 WriteBatch::WriteBatch(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -286,7 +290,12 @@ std::uint32_t WriteBatch::add_game(PreparedGame&& game, std::uint32_t duplicate_
   auto& rows = impl_->rows;
   rows[Games].push_back({id_key, std::move(game.encoded)});
   for (pgn::Key key : game.positions) impl_->positions.emplace_back(key >> 24, id);
-  for (std::string& key : game.metadata) impl_->metadata[std::move(key)].push_back(id);
+  for_each_metadata_key(game.metadata, [&](std::string_view key) {
+    auto value = impl_->metadata.find(key);
+    if (value == impl_->metadata.end())
+      value = impl_->metadata.emplace(std::string(key), std::vector<std::uint32_t>()).first;
+    value->second.push_back(id);
+  });
   // The first game with a fingerprint is the original; later ones point to it.
   if (duplicate_of)
     rows[Duplicates].push_back({id_key, bytes::big_endian32(duplicate_of)});
