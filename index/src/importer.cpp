@@ -64,6 +64,7 @@ struct Chunk {
   std::vector<std::variant<PreparedGame, Reject>> outcomes;
   std::uint64_t bytes_read = 0;  // of the file, when the chunk was cut
   bool ready = false;
+  unsigned worker = 0;  // the worker that prepared it
 };
 
 // Cuts the file into game texts: the reader skips every game (no events), and hands over its
@@ -171,10 +172,11 @@ class Pipeline {
       pthread_setname_np(pthread_self(), "pgndb-read");
       read();
     });
+    spent_.resize(workers);
     for (unsigned i = 0; i < workers; ++i)
-      workers_.emplace_back([this] {
+      workers_.emplace_back([this, i] {
         pthread_setname_np(pthread_self(), "pgndb-replay");
-        work();
+        work(i);
       });
   }
   ~Pipeline() {
@@ -199,6 +201,13 @@ class Pipeline {
     in_order_.pop_front();
     changed_.notify_all();
     return chunk;
+  }
+  // Hands a written chunk back: the worker that prepared it frees it, since freeing memory
+  // another thread allocated makes glibc's allocator lock that thread's arena, and the workers
+  // contended for their arenas with the writer.
+  void recycle(std::unique_ptr<Chunk> chunk) {
+    std::lock_guard lock(mutex_);
+    spent_[chunk->worker].push_back(std::move(chunk));
   }
   // After next() returned nullptr: the error that ended reading, if one did.
   const std::string& read_error() const { return read_error_; }
@@ -239,8 +248,9 @@ class Pipeline {
     finish({});
   }
 
-  void work() {
+  void work(unsigned worker) {
     pgn::ReplayVisitor replay({.keep_record = true, .keep_text = false});
+    std::vector<std::unique_ptr<Chunk>> spent;
     for (;;) {
       Chunk* chunk;
       {
@@ -249,7 +259,10 @@ class Pipeline {
         if (stopping_ || to_prepare_.empty()) return;
         chunk = to_prepare_.front();
         to_prepare_.pop_front();
+        spent.swap(spent_[worker]);
       }
+      spent.clear();  // outside the lock
+      chunk->worker = worker;
       chunk->outcomes.reserve(chunk->texts.size());
       for (std::size_t i = 0; i < chunk->texts.size(); ++i)
         chunk->outcomes.push_back(prepare(path_, chunk->texts[i], chunk->origins[i], replay));
@@ -270,6 +283,7 @@ class Pipeline {
   std::condition_variable changed_;
   std::deque<std::unique_ptr<Chunk>> in_order_;  // cut, not yet written (owns the chunks)
   std::deque<Chunk*> to_prepare_;                // cut, not yet claimed by a worker
+  std::vector<std::vector<std::unique_ptr<Chunk>>> spent_;  // written, per worker to free
   bool reading_done_ = false, stopping_ = false;
   std::string read_error_;
   std::thread reader_;
@@ -394,6 +408,7 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
       shown.rejects = result.rejects;
       options.on_progress(shown);
     }
+    pipeline.recycle(std::move(chunk));
   }
   if (!pipeline.read_error().empty()) {
     (void)finish_commit();  // the read error is the one to report
