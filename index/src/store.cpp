@@ -249,6 +249,11 @@ struct WriteBatch::Impl {
   // Position entries of this batch's games in game order: (the top 40 bits of the key, game id).
   // Sorted at commit into one run per bucket touched.
   std::vector<std::pair<std::uint64_t, std::uint32_t>> positions, sort_scratch;
+  // The encoded games of the batch one after another, and where each ends (the first has id
+  // first_game()). Copied rather than moved in: the strings a worker allocated go back to it.
+  std::string games;
+  std::vector<std::size_t> game_ends;
+  std::uint32_t first_game() const { return next_game - std::uint32_t(game_ends.size()); }
   // Metadata keys (without the game id) and the ids of the batch's games with each, in id
   // order: a batch has far fewer distinct values than keys, so sorting the values at commit
   // costs a fraction of sorting every key.
@@ -268,6 +273,8 @@ void WriteBatch::follow(const WriteBatch& previous) {
   impl_->next_reject = previous.impl_->next_reject;
   impl_->positions.clear();
   impl_->metadata.clear();
+  impl_->games.clear();
+  impl_->game_ends.clear();
   for (auto& rows : impl_->rows) rows.clear();
 }
 
@@ -288,7 +295,8 @@ std::uint32_t WriteBatch::add_game(PreparedGame&& game, std::uint32_t duplicate_
   const std::uint32_t id = impl_->next_game++;
   const std::string id_key = bytes::big_endian32(id);
   auto& rows = impl_->rows;
-  rows[Games].push_back({id_key, std::move(game.encoded)});
+  impl_->games += game.encoded;
+  impl_->game_ends.push_back(impl_->games.size());
   for (pgn::Key key : game.positions) impl_->positions.emplace_back(key >> 24, id);
   for_each_metadata_key(game.metadata, [&](std::string_view key) {
     auto value = impl_->metadata.find(key);
@@ -324,6 +332,19 @@ Status WriteBatch::commit() {
   const std::uint32_t games = impl_->next_game - 1, rejects = impl_->next_reject - 1;
   TableContent contents[FamilyCount];
   for (int f = 0; f < FamilyCount; ++f) contents[f] = rows_content(impl_->rows[f]);
+  if (!impl_->game_ends.empty())
+    contents[Games] = [this](rocksdb::SstFileWriter& writer) {
+      const std::string_view all(impl_->games);
+      std::uint32_t id = impl_->first_game();
+      std::size_t begin = 0;
+      rocksdb::Status s;
+      for (std::size_t end : impl_->game_ends) {
+        if (s = writer.Put(bytes::big_endian32(id++), all.substr(begin, end - begin)); !s.ok())
+          return s;
+        begin = end;
+      }
+      return s;
+    };
 
   // Positions: sorted by key, then game, each bucket's entries are one stretch, already in run
   // order; the bucket's run is one merge operand. The upper half of the buckets (those with
@@ -384,9 +405,8 @@ Status WriteBatch::commit() {
   // Table files rather than the write-ahead log and memtable: an import writes tens of millions
   // of keys, and sorting them here costs a fraction of inserting them into a skip list.
   Status s = store.ingest(contents);
-  all.clear();
-  impl_->metadata.clear();
-  for (auto& rows : impl_->rows) rows.clear();
+  // The batch's buffers are emptied by follow(), on the thread that fills the batch: freed
+  // here, memory that thread allocated would make glibc lock its arena.
   if (!s.is_ok()) return s;
   store.games = games;
   store.rejects = rejects;

@@ -86,9 +86,12 @@ class WriteBatch {
   // A batch whose ids follow this one's, so that it can be filled while this one is being
   // committed (on another thread). This batch must be committed before the next one.
   WriteBatch successor() const;
-  // Makes this committed (hence empty) batch the successor of `previous`, keeping the memory
-  // of its buffers.
+  // Empties this committed batch and makes it the successor of `previous`, keeping the memory
+  // of its buffers. Call it on the thread that fills the batch: it frees what that thread
+  // allocated.
   void follow(const WriteBatch& previous);
+  // Stores the batch. It may run on another thread than the one that filled it. A batch is
+  // committed once; it holds its contents until follow() or its destruction.
   [[nodiscard]] Status commit();
 
  private:
