@@ -59,8 +59,17 @@ std::expected<std::uint64_t, std::string> content_hash(const std::string& path) 
 // A run of consecutive games of the file: their texts as read, then (once a worker has been at
 // it) what each became.
 struct Chunk {
-  std::vector<std::string> texts;
-  std::vector<pgn::Location> origins;  // where each text starts in the file
+  // The games' texts one after another in one string (one allocation per chunk rather than one
+  // per game, which another thread would free), where each game's text ends, and where each
+  // starts in the file.
+  std::string texts;
+  std::vector<std::size_t> text_ends;
+  std::vector<pgn::Location> origins;
+  std::size_t games() const { return text_ends.size(); }
+  std::string_view text(std::size_t i) const {
+    const std::size_t begin = i ? text_ends[i - 1] : 0;
+    return std::string_view(texts).substr(begin, text_ends[i] - begin);
+  }
   std::vector<std::variant<PreparedGame, Reject>> outcomes;
   std::uint64_t bytes_read = 0;  // of the file, when the chunk was cut
   bool ready = false;
@@ -83,7 +92,8 @@ class Splitter final : public pgn::Visitor {
       --skip_;
       return;
     }
-    chunk->texts.emplace_back(text);
+    chunk->texts += text;
+    chunk->text_ends.push_back(chunk->texts.size());
     chunk->origins.push_back(at_);
   }
 
@@ -141,7 +151,7 @@ class FingerprintTable {
 };
 
 // Replays one game from its text; the reader reports the places of the original file.
-std::variant<PreparedGame, Reject> prepare(const std::string& file, const std::string& text,
+std::variant<PreparedGame, Reject> prepare(const std::string& file, std::string_view text,
                                            pgn::Location origin, pgn::ReplayVisitor& replay) {
   if (text.empty())
     return Reject{file, origin, "game too long to keep its text; it was not imported", {}};
@@ -151,11 +161,12 @@ std::variant<PreparedGame, Reject> prepare(const std::string& file, const std::s
   reader_options.origin = origin;
   pgn::Reader reader(source, reader_options);
   auto read = reader.read_game(replay);
-  if (!read || !*read) return Reject{file, origin, "the game's text could not be read again", text};
+  if (!read || !*read)
+    return Reject{file, origin, "the game's text could not be read again", std::string(text)};
   if (replay.has_error()) {
     for (const auto& p : replay.problems())
       if (p.severity == pgn::GameProblem::Severity::Error)
-        return Reject{file, p.location, p.message, text};
+        return Reject{file, p.location, p.message, std::string(text)};
   }
   return prepare_game(replay.record());
 }
@@ -230,7 +241,7 @@ class Pipeline {
     for (bool more = true; more;) {
       auto chunk = std::make_unique<Chunk>();
       splitter.chunk = chunk.get();
-      while (chunk->texts.size() < games_per_chunk) {
+      while (chunk->games() < games_per_chunk) {
         auto read = reader.read_game(splitter);
         if (!read) return finish(read.error());
         if (!(more = *read)) break;
@@ -239,7 +250,7 @@ class Pipeline {
       std::unique_lock lock(mutex_);
       changed_.wait(lock, [&] { return stopping_ || in_order_.size() < max_chunks; });
       if (stopping_) return;
-      if (!chunk->texts.empty()) {
+      if (chunk->games() > 0) {
         to_prepare_.push_back(chunk.get());
         in_order_.push_back(std::move(chunk));
         changed_.notify_all();
@@ -263,11 +274,9 @@ class Pipeline {
       }
       spent.clear();  // outside the lock
       chunk->worker = worker;
-      chunk->outcomes.reserve(chunk->texts.size());
-      for (std::size_t i = 0; i < chunk->texts.size(); ++i)
-        chunk->outcomes.push_back(prepare(path_, chunk->texts[i], chunk->origins[i], replay));
-      chunk->texts.clear();
-      chunk->texts.shrink_to_fit();
+      chunk->outcomes.reserve(chunk->games());
+      for (std::size_t i = 0; i < chunk->games(); ++i)
+        chunk->outcomes.push_back(prepare(path_, chunk->text(i), chunk->origins[i], replay));
       {
         std::lock_guard lock(mutex_);
         chunk->ready = true;
