@@ -59,10 +59,27 @@ int nag_of_symbol(std::string_view s) {
 namespace {
 
 // Character classes by table: the tokenizer asks one of these for every byte it reads.
-enum CharClass : std::uint8_t { Space = 1, Digit = 2, Alpha = 4, MoveChar = 8, SymbolChar = 16 };
+// NUL is in no class: it is the sentinel that ends the buffered input (Reader::Impl::run_of).
+enum CharClass : std::uint8_t {
+  Space = 1,
+  Digit = 2,
+  Alpha = 4,
+  MoveChar = 8,
+  SymbolChar = 16,
+  TagNameChar = 32,  // letters, digits, `_`, and `-` (seen in real files)
+  ResultChar = 64,   // what a result, a move number or castling with zeros is made of
+  Blank = 128,       // white space that does not end a line
+};
 constexpr std::array<std::uint8_t, 256> char_classes = [] {
   std::array<std::uint8_t, 256> t{};
   for (char c : {' ', '\t', '\n', '\r', '\f', '\v'}) t[std::uint8_t(c)] |= Space;
+  for (char c : {' ', '\t', '\f', '\v'}) t[std::uint8_t(c)] |= Blank;
+  for (int c = '0'; c <= '9'; ++c) t[c] |= TagNameChar | ResultChar;
+  for (int c = 'a'; c <= 'z'; ++c) t[c] |= TagNameChar;
+  for (int c = 'A'; c <= 'Z'; ++c) t[c] |= TagNameChar;
+  t['_'] |= TagNameChar;
+  t['-'] |= TagNameChar;
+  for (char c : {'-', '/', 'O'}) t[std::uint8_t(c)] |= ResultChar;
   for (int c = '0'; c <= '9'; ++c) t[c] |= Digit | MoveChar;
   for (int c = 'a'; c <= 'z'; ++c) t[c] |= Alpha | MoveChar;
   for (int c = 'A'; c <= 'Z'; ++c) t[c] |= Alpha | MoveChar;
@@ -74,7 +91,6 @@ constexpr std::array<std::uint8_t, 256> char_classes = [] {
 bool is_space(char c) { return char_classes[std::uint8_t(c)] & Space; }
 bool is_digit(char c) { return char_classes[std::uint8_t(c)] & Digit; }
 bool is_alpha(char c) { return char_classes[std::uint8_t(c)] & Alpha; }
-bool is_move_char(char c) { return char_classes[std::uint8_t(c)] & MoveChar; }
 bool is_symbol_char(char c) { return char_classes[std::uint8_t(c)] & SymbolChar; }
 
 bool is_result(std::string_view t) {
@@ -138,7 +154,24 @@ class Reader::Impl {
   // --- Scanning ---
   void skip_whitespace();
   void skip_line();
-  std::string_view scan_while(bool (*pred)(char));
+  // The length of the run of bytes in `classes` from pos_ + n on (the whole run, reading more
+  // input as needed). The inner loop needs no bounds check: the NUL sentinel at end_ is in no
+  // class; a run that reaches end_ reads on.
+  std::size_t run_of(std::uint8_t classes, std::size_t n = 0) {
+    for (;;) {
+      const char* p = buffer_.data() + pos_ + n;
+      while (char_classes[std::uint8_t(*p)] & classes) ++p;
+      n = std::size_t(p - buffer_.data()) - pos_;
+      if (pos_ + n < end_ || !available(n)) return n;
+    }
+  }
+  // Consumes the run of bytes in `classes` and returns it.
+  std::string_view scan_run(std::uint8_t classes) {
+    const std::size_t n = run_of(classes);
+    std::string_view token(buffer_.data() + pos_, n);
+    pos_ += n;
+    return token;
+  }
 
   // --- Grammar ---
   bool read_tag(Visitor& v);
@@ -228,7 +261,9 @@ bool Reader::Impl::refill() {
 void Reader::Impl::skip_whitespace() {
   for (;;) {
     char c = peek();
-    if (is_space(c)) {
+    if (char_classes[std::uint8_t(c)] & Blank) {
+      pos_ += run_of(Blank);
+    } else if (is_space(c)) {
       consume_byte();
     } else if (c == '%' && at_line_start()) {
       skip_line();  // PGN's escape mechanism: the whole line is ignored
@@ -250,14 +285,6 @@ void Reader::Impl::skip_line() {
     }
     ++pos_;
   }
-}
-
-std::string_view Reader::Impl::scan_while(bool (*pred)(char)) {
-  std::size_t n = 0;
-  while (available(n) && pred(buffer_[pos_ + n])) ++n;
-  std::string_view token(buffer_.data() + pos_, n);
-  pos_ += n;
-  return token;
 }
 
 void Reader::Impl::handle(Control c, bool variation_begin) {
@@ -299,8 +326,7 @@ bool Reader::Impl::read_tag(Visitor& v) {
   const Location at = location_at(pos_);
   ++pos_;  // '['
   while (peek() == ' ' || peek() == '\t') ++pos_;
-  std::string_view name =
-      scan_while([](char c) { return is_alpha(c) || is_digit(c) || c == '_' || c == '-'; });
+  std::string_view name = scan_run(TagNameChar);
   std::string name_copy(name);
   while (peek() == ' ' || peek() == '\t') ++pos_;
 
@@ -415,7 +441,7 @@ void Reader::Impl::read_token(Visitor& v) {
 
   if (c == '$') {
     ++pos_;
-    std::string_view digits = scan_while(is_digit);
+    std::string_view digits = scan_run(Digit);
     int nag = 0;
     for (char d : digits.substr(0, 4)) nag = nag * 10 + (d - '0');
     if (digits.empty() || digits.size() > 3 || nag > 255) {
@@ -434,7 +460,7 @@ void Reader::Impl::read_token(Visitor& v) {
 
   // Evaluation symbols written out (`+-`, `=+`, `+/-`, `=`), and UTF-8 ones (`±`, `∞`).
   if (is_symbol_char(c) && !(c == '-' && peek(1) == '-')) {
-    std::string_view sym = scan_while(is_symbol_char);
+    std::string_view sym = scan_run(SymbolChar);
     if (int nag = nag_of_symbol(sym)) {
       if (delivering()) handle(v.nag(nag, at));
     } else {
@@ -463,8 +489,7 @@ void Reader::Impl::read_token(Visitor& v) {
 
   if (is_digit(c)) {
     // A move number (`12.`, `12...`, `12`), a result, or castling written with zeros.
-    std::string_view t =
-        scan_while([](char x) { return is_digit(x) || x == '-' || x == '/' || x == 'O'; });
+    std::string_view t = scan_run(ResultChar);
     if (is_result(t)) {
       if (delivering()) handle(v.result(t == "1/2" ? "1/2-1/2" : t, at));
       game_over_ = true;
@@ -479,8 +504,7 @@ void Reader::Impl::read_token(Visitor& v) {
   }
 
   if (is_alpha(c) || is_digit(c) || c == '-') {
-    std::size_t n = 0;
-    while (available(n) && is_move_char(buffer_[pos_ + n])) ++n;
+    std::size_t n = run_of(MoveChar);
     // `e8(Q)`: a promotion in parentheses, not a variation.
     if (n >= 2 && (buffer_[pos_ + n - 1] == '8' || buffer_[pos_ + n - 1] == '1') &&
         available(n + 2) && buffer_[pos_ + n] == '(' &&
