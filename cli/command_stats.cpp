@@ -4,32 +4,10 @@
 #include <string>
 
 #include "command.h"
+#include "json.h"
 #include "pgndb/index/store.h"
 
 namespace pgndb::cli {
-
-namespace {
-
-// JSON string literal: quotes, backslashes and control characters escaped.
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      static constexpr char hex[] = "0123456789abcdef";
-      out += "\\u00";
-      out += hex[(c >> 4) & 15];
-      out += hex[c & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
-}  // namespace
 
 void declare_stats(po::options_description& options, po::positional_options_description&) {
   options.add_options()("db", po::value<std::string>()->required(), "database directory")(

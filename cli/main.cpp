@@ -23,9 +23,11 @@ void declare_rejects(po::options_description&, po::positional_options_descriptio
 int run_rejects(const po::variables_map&);
 void declare_stats(po::options_description&, po::positional_options_description&);
 int run_stats(const po::variables_map&);
+void declare_find(po::options_description&, po::positional_options_description&);
+int run_find(const po::variables_map&);
 
 std::span<const Command> commands() {
-  static const std::array<Command, 6> all = {{
+  static const std::array<Command, 7> all = {{
       {"check", "replay every game and report each problem as FILE:LINE:COL", "pgndb check FILE...",
        declare_check, run_check},
       {"normalize", "rewrite games in PGN export format (canonical SAN, NAGs, 80 columns)",
@@ -36,6 +38,9 @@ std::span<const Command> commands() {
        "pgndb rejects --db DIR [-o FILE]", declare_rejects, run_rejects},
       {"stats", "what a database holds: games, rejects, positions, players, dates, bytes",
        "pgndb stats --db DIR [--json]", declare_stats, run_stats},
+      {"find", "the games that pass the filters (position, players, result, ECO, date, ...)",
+       "pgndb find --db DIR [filters] [--format table|pgn|json|count] [--limit N] [--offset N]",
+       declare_find, run_find},
       {"perft", "count the leaf nodes of the legal move tree (move generator check)",
        "pgndb perft [--fen FEN] --depth N [--divide]", declare_perft, run_perft},
   }};

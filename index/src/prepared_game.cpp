@@ -2,10 +2,10 @@
 
 #include <charconv>
 
-#include "metadata_keys.h"
 #include "pgn/game.h"
 #include "pgn/text.h"
 #include "pgndb/index/game_codec.h"
+#include "pgndb/index/metadata_keys.h"
 #include "pgndb/index/names.h"
 
 namespace pgndb::index {

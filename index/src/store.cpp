@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "bytes.h"
-#include "metadata_keys.h"
 #include "pgn/game.h"
 #include "pgn/text.h"
 #include "pgndb/index/game_codec.h"
+#include "pgndb/index/metadata_keys.h"
 #include "position_runs.h"
 #include "run_merge_operator.h"
 
@@ -579,6 +579,61 @@ Status Store::compact() {
   upper.join();
   if (s.ok()) s = upper_status;
   return s.ok() ? Status::ok() : from_rocksdb(s, "compacting the position index");
+}
+
+std::expected<std::vector<std::uint32_t>, Status> Store::games_at(
+    const pgn::Position& position) const {
+  const pgn::Key key = pgn::repetition_key(position);
+  std::string value;
+  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(),
+                                     impl_->families[position_family(positions::bucket_of(key))],
+                                     positions::bucket_key(key), &value);
+  std::vector<std::uint32_t> ids;
+  if (s.IsNotFound()) return ids;
+  if (!s.ok()) return std::unexpected(from_rocksdb(s, "reading the position index"));
+  std::vector<positions::Entry> run;
+  if (!positions::decode_run(value, run))
+    return std::unexpected(Status::error(Status::Code::Corruption, "position index damaged"));
+  // The run is sorted by (suffix, game): the matches are one stretch, in game order.
+  const std::uint32_t suffix = positions::suffix_of(key);
+  auto first = std::lower_bound(run.begin(), run.end(), positions::Entry{suffix, 0});
+  for (; first != run.end() && first->suffix == suffix; ++first) ids.push_back(first->game);
+  return ids;
+}
+
+std::expected<std::vector<std::uint32_t>, Status> Store::games_with_keys(
+    std::string_view from, std::string_view to) const {
+  std::vector<std::uint32_t> ids;
+  std::unique_ptr<rocksdb::Iterator> it(
+      impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->families[Metadata]));
+  for (it->Seek(from); it->Valid() && it->key().ToStringView() < to; it->Next()) {
+    const std::string_view key = it->key().ToStringView();
+    if (key.size() < 5)
+      return std::unexpected(Status::error(Status::Code::Corruption, "metadata index damaged"));
+    ids.push_back(bytes::read_big_endian32(key.substr(key.size() - 4)));
+  }
+  if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading metadata"));
+  // One value's games come in id order; several values' games are merged here.
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+std::expected<std::vector<std::string>, Status> Store::metadata_values(
+    std::string_view prefix) const {
+  std::vector<std::string> values;
+  std::unique_ptr<rocksdb::Iterator> it(
+      impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->families[Metadata]));
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);) {
+    const std::string_view key = it->key().ToStringView();
+    if (key.size() < 5)
+      return std::unexpected(Status::error(Status::Code::Corruption, "metadata index damaged"));
+    values.emplace_back(key.substr(0, key.size() - 4));
+    // Past every game of this value: its keys all start with it, then 4 bytes of id.
+    it->Seek(values.back() + std::string(4, '\xFF') + '\xFF');
+  }
+  if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading metadata"));
+  return values;
 }
 
 std::expected<std::vector<PositionMatch>, Status> Store::find_position(

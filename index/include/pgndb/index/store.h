@@ -142,6 +142,22 @@ class Store {
   // compactions are atomic).
   [[nodiscard]] Status compact();
 
+  // The ids, ascending, of the games whose main line reaches `position` (by any move order),
+  // as the position index tells: positions are matched on 40 bits of their key (docs/
+  // storage.md, "Positions"), so two positions of a database share them once in about 2^40 /
+  // (distinct positions) lookups. find_position() replays the games to be certain.
+  [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_at(
+      const pgn::Position& position) const;
+  // The ids, ascending, of the games with a metadata key (metadata_keys.h, without the game
+  // id) in [from, to): one range scan of the metadata index.
+  [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_with_keys(
+      std::string_view from, std::string_view to) const;
+  // The distinct values of a metadata dimension whose keys start with `prefix` (the dimension
+  // byte and the start of the value): the keys without their game ids, in key order. One seek
+  // per value, past all its games.
+  [[nodiscard]] std::expected<std::vector<std::string>, Status> metadata_values(
+      std::string_view prefix) const;
+
   // Every main-line occurrence of `position` (compared by pgn::repetition_key: placement, side,
   // castling rights, en passant only where a capture is legal), in game order. Transpositions
   // are found: only the position counts, not the moves that led to it.

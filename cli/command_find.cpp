@@ -1,0 +1,188 @@
+// pgndb find: the games that pass the filters, as a table, PGN, JSON lines or a count.
+#include <iostream>
+#include <string>
+
+#include "command.h"
+#include "json.h"
+#include "pgn/game.h"
+#include "pgn/writer.h"
+#include "pgndb/index/store.h"
+#include "pgndb/query/filters.h"
+#include "pgndb/query/search.h"
+
+namespace pgndb::cli {
+
+namespace {
+
+std::string tag_or(const pgn::GameRecord& game, std::string_view name, std::string_view none) {
+  const std::string* v = game.tag(name);
+  return v ? *v : std::string(none);
+}
+
+// The first ply of the main line at which `position` stands (by repetition key), or -1.
+int ply_of(const pgn::GameRecord& game, const pgn::Position& position) {
+  const pgn::Key key = pgn::repetition_key(position);
+  pgn::Position pos = game.start;
+  for (std::size_t ply = 0;; ++ply) {
+    if (pgn::repetition_key(pos) == key) return int(ply);
+    if (ply == game.moves.size()) return -1;
+    const pgn::Move m = game.moves[ply].move;
+    if (m.is_null())
+      pos.play_null();
+    else
+      pos.play(m);
+  }
+}
+
+// A column of at most `width` bytes (cut at a UTF-8 boundary), padded with spaces.
+std::string column(std::string_view text, std::size_t width) {
+  if (text.size() > width) {
+    std::size_t cut = width;
+    while (cut > 0 && (std::uint8_t(text[cut]) & 0xC0) == 0x80) --cut;
+    text = text.substr(0, cut);
+  }
+  std::size_t shown = 0;
+  for (char c : text) shown += (std::uint8_t(c) & 0xC0) != 0x80;
+  return std::string(text) + std::string(width > shown ? width - shown : 0, ' ');
+}
+
+}  // namespace
+
+// The filter options, shared by the commands that select games.
+void declare_filters(po::options_description& options) {
+  options.add_options()("fen", po::value<std::string>(), "games that reach this position")(
+      "moves", po::value<std::string>(), "games that reach the position after these moves")(
+      "player", po::value<std::string>(), "a player's name, either colour")(
+      "white", po::value<std::string>(), "White's name")(
+      "black", po::value<std::string>(), "Black's name")("result", po::value<std::string>(),
+                                                         "1-0, 0-1, 1/2-1/2 or *")(
+      "eco", po::value<std::string>(), "ECO code or range: B90, B90-B99")(
+      "event", po::value<std::string>(), "text in the event")("site", po::value<std::string>(),
+                                                              "text in the site")(
+      "date", po::value<std::string>(), "date or range: 1985, 1985..1995, 1985.03.01..")(
+      "min-elo", po::value<unsigned>(), "both players rated at least N")(
+      "max-elo", po::value<unsigned>(), "both players rated at most N")(
+      "min-plies", po::value<unsigned>(), "main line of at least N plies")(
+      "max-plies", po::value<unsigned>(), "main line of at most N plies");
+}
+
+query::FilterText filter_text(const po::variables_map& vm) {
+  query::FilterText t;
+  auto text = [&](const char* name, std::string& out) {
+    if (vm.count(name)) out = vm[name].as<std::string>();
+  };
+  auto number = [&](const char* name, unsigned& out) {
+    if (vm.count(name)) out = vm[name].as<unsigned>();
+  };
+  text("fen", t.fen);
+  text("moves", t.moves);
+  text("player", t.player);
+  text("white", t.white);
+  text("black", t.black);
+  text("result", t.result);
+  text("eco", t.eco);
+  text("event", t.event);
+  text("site", t.site);
+  text("date", t.date);
+  number("min-elo", t.min_elo);
+  number("max-elo", t.max_elo);
+  number("min-plies", t.min_plies);
+  number("max-plies", t.max_plies);
+  return t;
+}
+
+void declare_find(po::options_description& options, po::positional_options_description&) {
+  options.add_options()("db", po::value<std::string>()->required(), "database directory")(
+      "format", po::value<std::string>()->default_value("table"), "table, pgn, json or count")(
+      "limit", po::value<std::uint64_t>()->default_value(0), "at most N games (0: all)")(
+      "offset", po::value<std::uint64_t>()->default_value(0), "skip the first N games");
+  declare_filters(options);
+}
+
+int run_find(const po::variables_map& vm) {
+  const std::string format = vm["format"].as<std::string>();
+  if (format != "table" && format != "pgn" && format != "json" && format != "count") {
+    std::cerr << "pgndb find: --format: '" << format << "' is not table, pgn, json or count\n";
+    return Usage;
+  }
+  auto filters = query::parse_filters(filter_text(vm));
+  if (!filters) {
+    std::cerr << "pgndb find: " << filters.error() << '\n';
+    return Usage;
+  }
+  auto store = index::Store::open(vm["db"].as<std::string>(),
+                                  {.create_if_missing = false, .read_only = true});
+  if (!store) {
+    std::cerr << "pgndb find: " << store.error().message() << '\n';
+    return Usage;
+  }
+  auto search = query::Search::start(*store, *filters);
+  if (!search) {
+    std::cerr << "pgndb find: " << search.error().message() << '\n';
+    return Usage;
+  }
+  const std::uint64_t offset = vm["offset"].as<std::uint64_t>();
+  const std::uint64_t limit = vm["limit"].as<std::uint64_t>();
+  auto fail = [](const index::Status& s) {
+    std::cerr << "pgndb find: " << s.message() << '\n';
+    return Usage;
+  };
+  for (std::uint64_t skipped = 0; skipped < offset; ++skipped) {
+    auto id = search->next();
+    if (!id) return fail(id.error());
+    if (!*id) break;
+  }
+  if (format == "count") {
+    auto n = search->count();
+    if (!n) return fail(n.error());
+    std::cout << (limit ? std::min(*n, limit) : *n) << '\n';
+    return Success;
+  }
+  const bool position = filters->position.has_value();
+  if (format == "table")
+    std::cout << column("id", 7) << ' ' << column("White", 22) << ' ' << column("Black", 22) << ' '
+              << column("Result", 7) << ' ' << column("Date", 10) << ' ' << column("Event", 24)
+              << ' ' << column("ECO", 3) << ' ' << column("Plies", 5) << (position ? " Ply" : "")
+              << '\n';
+  std::string out;
+  for (std::uint64_t shown = 0; !limit || shown < limit; ++shown) {
+    auto id = search->next();
+    if (!id) return fail(id.error());
+    if (!*id) break;
+    // A position search shows the ply, which needs the moves; the other formats but PGN need
+    // the header only.
+    auto game = (format == "pgn" || position) ? store->game(**id) : store->game_header(**id);
+    if (!game) return fail(game.error());
+    out.clear();
+    if (format == "pgn") {
+      pgn::write_game(*game, out);
+    } else {
+      const std::string plies = tag_or(*game, "PlyCount", "");
+      if (format == "table") {
+        out = column(std::to_string(**id), 7) + ' ' + column(tag_or(*game, "White", "?"), 22) +
+              ' ' + column(tag_or(*game, "Black", "?"), 22) + ' ' + column(game->result, 7) + ' ' +
+              column(tag_or(*game, "Date", "????.??.??"), 10) + ' ' +
+              column(tag_or(*game, "Event", "?"), 24) + ' ' + column(tag_or(*game, "ECO", ""), 3) +
+              ' ' + column(position ? std::to_string(game->moves.size()) : plies, 5);
+        if (position) out += ' ' + std::to_string(ply_of(*game, *filters->position));
+      } else {
+        out = "{\"id\": " + std::to_string(**id) + ", \"result\": " + json_string(game->result) +
+              ", \"tags\": {";
+        bool first = true;
+        for (const auto& [name, value] : game->tags) {
+          out += (first ? "" : ", ") + json_string(name) + ": " + json_string(value);
+          first = false;
+        }
+        out += "}";
+        if (position) out += ", \"ply\": " + std::to_string(ply_of(*game, *filters->position));
+        out += "}";
+      }
+      out += '\n';
+    }
+    std::cout << out;
+  }
+  std::cout.flush();
+  return std::cout ? Success : Usage;
+}
+
+}  // namespace pgndb::cli

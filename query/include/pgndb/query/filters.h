@@ -1,0 +1,50 @@
+// What `find` (and later `tree` and `export`) select games by: the filters as the user writes
+// them, and checked and turned into what the search needs. Every filter narrows the result
+// (they combine with AND). docs/query.md explains each to users.
+#pragma once
+
+#include <cstdint>
+#include <expected>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pgn/position.h"
+
+namespace pgndb::query {
+
+// The filters as written on the command line; an empty string or 0 is "not given".
+struct FilterText {
+  std::string fen, moves;                 // a position, or moves from the start
+  std::string player, white, black;       // name searches
+  std::string result;                     // 1-0, 0-1, 1/2-1/2, *
+  std::string eco;                        // B90 or B90-B99
+  std::string event, site;                // text searches
+  std::string date;                       // 1985, 1985..1995, 1985.03.01..1985.12.31
+  unsigned min_elo = 0, max_elo = 0;      // both players
+  unsigned min_plies = 0, max_plies = 0;  // main-line plies
+};
+
+// An inclusive range of a metadata value, as metadata index keys without the game id.
+struct KeyRange {
+  std::string from, to;  // to is exclusive
+};
+
+struct Filters {
+  std::optional<pgn::Position> position;
+  // Names (players, event, site) are compared as "search keys": normalised (index/names.h),
+  // then only letters and digits kept, so that "Kasparov, Garry", "Kasparov,G" and
+  // "Kasparov G." all contain "kasparovg".
+  std::string player, white, black, event, site;
+  std::optional<KeyRange> result, eco, date, plies;
+  unsigned min_elo = 0, max_elo = 0;
+};
+
+// Checks and converts; a message naming the option and what is wrong otherwise (a malformed FEN,
+// an illegal move, an inverted range...).
+[[nodiscard]] std::expected<Filters, std::string> parse_filters(const FilterText& text);
+
+// The search key of a name (see Filters).
+[[nodiscard]] std::string search_key(std::string_view name);
+
+}  // namespace pgndb::query

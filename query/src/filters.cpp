@@ -1,0 +1,185 @@
+#include "pgndb/query/filters.h"
+
+#include <charconv>
+#include <sstream>
+
+#include "pgn/fen.h"
+#include "pgn/san.h"
+#include "pgn/text.h"
+#include "pgndb/index/metadata_keys.h"
+#include "pgndb/index/names.h"
+
+namespace pgndb::query {
+
+namespace {
+
+using index::metadata::Dimension;
+using Error = std::unexpected<std::string>;
+
+// The key range of one dimension's values [from, to] (both given as values, without the
+// dimension byte): to is made exclusive by the next value.
+KeyRange range(Dimension d, std::string from, std::string to_inclusive) {
+  std::string to = std::string(1, char(d)) + to_inclusive;
+  // Past every key that starts with `to_inclusive` (the game id and any suffix follow it).
+  to += std::string(8, '\xFF');
+  return {std::string(1, char(d)) + std::move(from), std::move(to)};
+}
+
+std::string two_bytes(unsigned v) {
+  std::string s;
+  index::metadata::put16(s, v);
+  return s;
+}
+
+std::optional<unsigned> number(std::string_view text) {
+  unsigned v = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (error != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  return v;
+}
+
+// A date bound: `1985`, `1985.03` or `1985.03.01`; `upper` fills what is missing with the
+// largest value (so that `..1985` includes all of 1985).
+std::optional<std::string> date_bound(std::string_view text, bool upper) {
+  unsigned parts[3] = {0, upper ? 99u : 0u, upper ? 99u : 0u};
+  std::size_t i = 0;
+  while (!text.empty()) {
+    if (i == 3) return std::nullopt;
+    const std::size_t dot = text.find('.');
+    auto v = number(text.substr(0, dot));
+    if (!v || (i == 0 && *v > 9999) || (i == 1 && (*v < 1 || *v > 12)) ||
+        (i == 2 && (*v < 1 || *v > 31)))
+      return std::nullopt;
+    parts[i++] = *v;
+    text = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
+  }
+  if (i == 0) return std::nullopt;
+  std::string key = two_bytes(parts[0]);
+  key += char(parts[1]);
+  key += char(parts[2]);
+  return key;
+}
+
+std::optional<std::string> eco_code(std::string_view text) {
+  if (text.size() != 3 || text[0] < 'A' || text[0] > 'E' || !std::isdigit(std::uint8_t(text[1])) ||
+      !std::isdigit(std::uint8_t(text[2])))
+    return std::nullopt;
+  return std::string(text);
+}
+
+std::expected<pgn::Position, std::string> after_moves(std::string_view moves) {
+  pgn::Position pos;
+  std::istringstream in{std::string(moves)};
+  std::string played, token;
+  while (in >> token) {
+    // Move numbers: `1.`, `1...`, or glued to the move as in `1.e4`.
+    std::size_t digits = 0;
+    while (digits < token.size() && std::isdigit(std::uint8_t(token[digits]))) ++digits;
+    std::size_t dots = digits;
+    while (dots < token.size() && token[dots] == '.') ++dots;
+    if (digits > 0 && dots > digits) token.erase(0, dots);
+    if (token.empty()) continue;
+    auto move = pgn::parse_san(pos, token);
+    if (!move)
+      return std::unexpected(pgn::cat("--moves: '", token, "' is not a legal move",
+                                      played.empty() ? " from the start" : " after" + played));
+    played += " " + token;
+    if (move->is_null())
+      pos.play_null();
+    else
+      pos.play(*move);
+  }
+  return pos;
+}
+
+}  // namespace
+
+std::string search_key(std::string_view name) {
+  std::string key;
+  for (char c : index::normalize_name(name))
+    if (std::isalnum(std::uint8_t(c)) || std::uint8_t(c) >= 0x80) key += c;
+  return key;
+}
+
+std::expected<Filters, std::string> parse_filters(const FilterText& text) {
+  Filters f;
+  if (!text.fen.empty() && !text.moves.empty()) return Error("--fen and --moves: give one of them");
+  if (!text.fen.empty()) {
+    auto pos = pgn::parse_fen(text.fen);
+    if (!pos) return Error("--fen: " + pos.error().message());
+    f.position = *pos;
+  } else if (!text.moves.empty()) {
+    auto pos = after_moves(text.moves);
+    if (!pos) return Error(pos.error());
+    f.position = *pos;
+  }
+
+  struct NameOption {
+    const std::string& value;
+    const char* option;
+    std::string& key;
+  };
+  for (const NameOption& n :
+       {NameOption{text.player, "--player", f.player}, NameOption{text.white, "--white", f.white},
+        NameOption{text.black, "--black", f.black}, NameOption{text.event, "--event", f.event},
+        NameOption{text.site, "--site", f.site}}) {
+    if (n.value.empty()) continue;
+    n.key = search_key(n.value);
+    if (n.key.empty())
+      return Error(pgn::cat(n.option, ": '", n.value, "' has no letter or digit to search for"));
+  }
+
+  if (!text.result.empty()) {
+    static constexpr std::string_view results[] = {"*", "1-0", "0-1", "1/2-1/2"};
+    char code = -1;
+    for (std::size_t i = 0; i < 4; ++i)
+      if (text.result == results[i]) code = char(i);
+    if (code < 0) return Error("--result: '" + text.result + "' is not 1-0, 0-1, 1/2-1/2 or *");
+    f.result = range(index::metadata::Result, std::string(1, code), std::string(1, code));
+  }
+
+  if (!text.eco.empty()) {
+    const std::size_t dash = text.eco.find('-');
+    auto from = eco_code(std::string_view(text.eco).substr(0, dash));
+    auto to =
+        dash == std::string::npos ? from : eco_code(std::string_view(text.eco).substr(dash + 1));
+    if (!from || !to)
+      return Error("--eco: '" + text.eco + "' is not a code (B90) or a range (B90-B99)");
+    if (*to < *from) return Error("--eco: the range " + text.eco + " is inverted");
+    f.eco = range(index::metadata::Eco, *from, *to);
+  }
+
+  if (!text.date.empty()) {
+    const std::size_t dots = text.date.find("..");
+    const std::string_view all(text.date);
+    const std::string_view low = dots == std::string::npos ? all : all.substr(0, dots);
+    const std::string_view high = dots == std::string::npos ? all : all.substr(dots + 2);
+    auto from =
+        low.empty() ? std::optional<std::string>(std::string(4, '\0')) : date_bound(low, false);
+    auto to =
+        high.empty() ? std::optional<std::string>(std::string(4, '\xFF')) : date_bound(high, true);
+    if (!from || !to)
+      return Error("--date: '" + text.date +
+                   "' is not a date (1985, 1985.03, 1985.03.01) or a "
+                   "range of them (1985..1995)");
+    if (*to < *from) return Error("--date: the range " + text.date + " is inverted");
+    f.date = range(index::metadata::Date, *from, *to);
+  }
+
+  if (text.min_elo && text.max_elo && text.min_elo > text.max_elo)
+    return Error(pgn::cat("--min-elo ", text.min_elo, " is above --max-elo ", text.max_elo));
+  f.min_elo = text.min_elo;
+  f.max_elo = text.max_elo;
+
+  if (text.min_plies || text.max_plies) {
+    if (text.max_plies && text.min_plies > text.max_plies)
+      return Error(
+          pgn::cat("--min-plies ", text.min_plies, " is above --max-plies ", text.max_plies));
+    const unsigned high = text.max_plies ? std::min(text.max_plies, 65535u) : 65535u;
+    f.plies =
+        range(index::metadata::Plies, two_bytes(std::min(text.min_plies, 65535u)), two_bytes(high));
+  }
+  return f;
+}
+
+}  // namespace pgndb::query
