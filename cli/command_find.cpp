@@ -149,21 +149,20 @@ int run_find(const po::variables_map& vm) {
     auto id = search->next();
     if (!id) return fail(id.error());
     if (!*id) break;
-    // A position search shows the ply, which needs the moves; the other formats but PGN need
-    // the header only.
-    auto game = (format == "pgn" || position) ? store->game(**id) : store->game_header(**id);
+    // The table shows the number of plies and, for a position search, the ply: they need the
+    // moves. JSON needs the header only.
+    auto game = format == "json" && !position ? store->game_header(**id) : store->game(**id);
     if (!game) return fail(game.error());
     out.clear();
     if (format == "pgn") {
       pgn::write_game(*game, out);
     } else {
-      const std::string plies = tag_or(*game, "PlyCount", "");
       if (format == "table") {
         out = column(std::to_string(**id), 7) + ' ' + column(tag_or(*game, "White", "?"), 22) +
               ' ' + column(tag_or(*game, "Black", "?"), 22) + ' ' + column(game->result, 7) + ' ' +
               column(tag_or(*game, "Date", "????.??.??"), 10) + ' ' +
               column(tag_or(*game, "Event", "?"), 24) + ' ' + column(tag_or(*game, "ECO", ""), 3) +
-              ' ' + column(position ? std::to_string(game->moves.size()) : plies, 5);
+              ' ' + column(std::to_string(game->moves.size()), 5);
         if (position) out += ' ' + std::to_string(ply_of(*game, *filters->position));
       } else {
         out = "{\"id\": " + std::to_string(**id) + ", \"result\": " + json_string(game->result) +
