@@ -3,6 +3,7 @@
 #include <string>
 
 #include "command.h"
+#include "filter_options.h"
 #include "json.h"
 #include "pgn/game.h"
 #include "pgn/writer.h"
@@ -47,49 +48,6 @@ std::string column(std::string_view text, std::size_t width) {
 }
 
 }  // namespace
-
-// The filter options, shared by the commands that select games.
-void declare_filters(po::options_description& options) {
-  options.add_options()("fen", po::value<std::string>(), "games that reach this position")(
-      "moves", po::value<std::string>(), "games that reach the position after these moves")(
-      "player", po::value<std::string>(), "a player's name, either colour")(
-      "white", po::value<std::string>(), "White's name")(
-      "black", po::value<std::string>(), "Black's name")("result", po::value<std::string>(),
-                                                         "1-0, 0-1, 1/2-1/2 or *")(
-      "eco", po::value<std::string>(), "ECO code or range: B90, B90-B99")(
-      "event", po::value<std::string>(), "text in the event")("site", po::value<std::string>(),
-                                                              "text in the site")(
-      "date", po::value<std::string>(), "date or range: 1985, 1985..1995, 1985.03.01..")(
-      "min-elo", po::value<unsigned>(), "both players rated at least N")(
-      "max-elo", po::value<unsigned>(), "both players rated at most N")(
-      "min-plies", po::value<unsigned>(), "main line of at least N plies")(
-      "max-plies", po::value<unsigned>(), "main line of at most N plies");
-}
-
-query::FilterText filter_text(const po::variables_map& vm) {
-  query::FilterText t;
-  auto text = [&](const char* name, std::string& out) {
-    if (vm.count(name)) out = vm[name].as<std::string>();
-  };
-  auto number = [&](const char* name, unsigned& out) {
-    if (vm.count(name)) out = vm[name].as<unsigned>();
-  };
-  text("fen", t.fen);
-  text("moves", t.moves);
-  text("player", t.player);
-  text("white", t.white);
-  text("black", t.black);
-  text("result", t.result);
-  text("eco", t.eco);
-  text("event", t.event);
-  text("site", t.site);
-  text("date", t.date);
-  number("min-elo", t.min_elo);
-  number("max-elo", t.max_elo);
-  number("min-plies", t.min_plies);
-  number("max-plies", t.max_plies);
-  return t;
-}
 
 void declare_find(po::options_description& options, po::positional_options_description&) {
   options.add_options()("db", po::value<std::string>()->required(), "database directory")(

@@ -25,9 +25,11 @@ void declare_stats(po::options_description&, po::positional_options_description&
 int run_stats(const po::variables_map&);
 void declare_find(po::options_description&, po::positional_options_description&);
 int run_find(const po::variables_map&);
+void declare_export(po::options_description&, po::positional_options_description&);
+int run_export(const po::variables_map&);
 
 std::span<const Command> commands() {
-  static const std::array<Command, 7> all = {{
+  static const std::array<Command, 8> all = {{
       {"check", "replay every game and report each problem as FILE:LINE:COL", "pgndb check FILE...",
        declare_check, run_check},
       {"normalize", "rewrite games in PGN export format (canonical SAN, NAGs, 80 columns)",
@@ -41,6 +43,8 @@ std::span<const Command> commands() {
       {"find", "the games that pass the filters (position, players, result, ECO, date, ...)",
        "pgndb find --db DIR [filters] [--format table|pgn|json|count] [--limit N] [--offset N]",
        declare_find, run_find},
+      {"export", "write the games that pass the filters as PGN (.pgn.zst compressed)",
+       "pgndb export --db DIR [filters] [-o OUT]", declare_export, run_export},
       {"perft", "count the leaf nodes of the legal move tree (move generator check)",
        "pgndb perft [--fen FEN] --depth N [--divide]", declare_perft, run_perft},
   }};

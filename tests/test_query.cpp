@@ -1,6 +1,6 @@
-// `pgndb find` on a corpus slice, each filter checked against a count made without pgndb's
-// index or query code: positions by pgn-extract (an independent rules engine: its FEN comment
-// after every move), the rest by reading the tags of the source text with a regular
+// `pgndb find` and `export` on a corpus slice, each filter checked against a count made without
+// pgndb's index or query code: positions by pgn-extract (an independent rules engine: its FEN
+// comment after every move), the rest by reading the tags of the source text with a regular
 // expression. Bad filter values are one-line errors with exit code 2.
 #include <catch2/catch.hpp>
 
@@ -217,4 +217,52 @@ TEST_CASE("a bad filter value is a one-line error and exit code 2") {
     CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);
     CHECK(r.out.rfind("pgndb find: ", 0) == 0);
   }
+}
+
+TEST_CASE("export of everything gives back the normalize of the sources, game for game") {
+  Slice& s = the_slice();
+  std::string files;
+  for (const char* f : slice) files += " '" + (corpus / f).string() + "'";
+  auto normalized = run_command(std::string(PGNDB_BINARY) + " normalize" + files + " 2>/dev/null");
+  REQUIRE(normalized.exit_code == 0);
+  const fs::path plain = s.tmp / "all.pgn", compressed = s.tmp / "all.pgn.zst";
+  for (const fs::path& out : {plain, compressed}) {
+    auto r = run_command(std::string(PGNDB_BINARY) + " export --db '" + s.db.string() + "' -o '" +
+                         out.string() + "' 2>&1");
+    INFO(r.out);
+    REQUIRE(r.exit_code == 0);
+  }
+  // Game for game: split both at their [Event lines.
+  auto games_of = [](const std::string& text) {
+    std::vector<std::string> games;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.rfind("[Event ", 0) == 0) games.emplace_back();
+      if (!games.empty() && !line.empty()) games.back() += line + '\n';
+    }
+    return games;
+  };
+  const auto expected = games_of(normalized.out);
+  const auto exported = games_of(pgndb::test::read_file(plain));
+  REQUIRE(expected.size() == s.games.size());
+  REQUIRE(exported.size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    INFO("game " << i + 1);
+    if (exported[i] != expected[i]) {
+      CHECK(exported[i] == expected[i]);
+      break;
+    }
+  }
+  // The .zst file holds the same bytes (zstd, an independent decoder, reads it).
+  auto decompressed = run_command("zstd -dc '" + compressed.string() + "'");
+  REQUIRE(decompressed.exit_code == 0);
+  CHECK(decompressed.out == pgndb::test::read_file(plain));
+  // With filters, export writes what find selects.
+  auto selected = run_command(std::string(PGNDB_BINARY) + " export --db '" + s.db.string() +
+                              "' --player kasparov --result 0-1 --date 1990..1999");
+  REQUIRE(selected.exit_code == 0);
+  CHECK(selected.out == s.find("--player kasparov --result 0-1 --date 1990..1999 --format pgn"));
+  CHECK(games_of(selected.out).size() ==
+        std::size_t(s.count("--player kasparov --result 0-1 --date 1990..1999")));
 }

@@ -1,0 +1,71 @@
+// pgndb export: the games that pass the filters, in PGN export format, to a file (compressed
+// when its name ends in .zst) or standard output, one game at a time.
+#include <iostream>
+#include <string>
+
+#include "command.h"
+#include "filter_options.h"
+#include "pgn/writer.h"
+#include "pgndb/index/output.h"
+#include "pgndb/index/store.h"
+#include "pgndb/query/search.h"
+
+namespace pgndb::cli {
+
+void declare_export(po::options_description& options, po::positional_options_description&) {
+  options.add_options()("db", po::value<std::string>()->required(), "database directory")(
+      "output,o", po::value<std::string>()->default_value("-"),
+      "output file (.pgn, or .pgn.zst compressed); - for standard output");
+  declare_filters(options);
+}
+
+int run_export(const po::variables_map& vm) {
+  auto filters = query::parse_filters(filter_text(vm));
+  if (!filters) {
+    std::cerr << "pgndb export: " << filters.error() << '\n';
+    return Usage;
+  }
+  auto store = index::Store::open(vm["db"].as<std::string>(),
+                                  {.create_if_missing = false, .read_only = true});
+  if (!store) {
+    std::cerr << "pgndb export: " << store.error().message() << '\n';
+    return Usage;
+  }
+  auto search = query::Search::start(*store, *filters);
+  if (!search) {
+    std::cerr << "pgndb export: " << search.error().message() << '\n';
+    return Usage;
+  }
+  auto out = index::PgnOutput::open(vm["output"].as<std::string>());
+  if (!out) {
+    std::cerr << "pgndb export: " << out.error() << '\n';
+    return Usage;
+  }
+  std::string text;
+  for (;;) {
+    auto id = search->next();
+    if (!id) {
+      std::cerr << "pgndb export: " << id.error().message() << '\n';
+      return Usage;
+    }
+    if (!*id) break;
+    auto game = store->game(**id);
+    if (!game) {
+      std::cerr << "pgndb export: " << game.error().message() << '\n';
+      return Usage;
+    }
+    text.clear();
+    pgn::write_game(*game, text);
+    if (auto w = out->write(text); !w) {
+      std::cerr << "pgndb export: " << w.error() << '\n';
+      return Usage;
+    }
+  }
+  if (auto c = out->close(); !c) {
+    std::cerr << "pgndb export: " << c.error() << '\n';
+    return Usage;
+  }
+  return Success;
+}
+
+}  // namespace pgndb::cli
