@@ -27,9 +27,11 @@ void declare_find(po::options_description&, po::positional_options_description&)
 int run_find(const po::variables_map&);
 void declare_export(po::options_description&, po::positional_options_description&);
 int run_export(const po::variables_map&);
+void declare_tree(po::options_description&, po::positional_options_description&);
+int run_tree(const po::variables_map&);
 
 std::span<const Command> commands() {
-  static const std::array<Command, 8> all = {{
+  static const std::array<Command, 9> all = {{
       {"check", "replay every game and report each problem as FILE:LINE:COL", "pgndb check FILE...",
        declare_check, run_check},
       {"normalize", "rewrite games in PGN export format (canonical SAN, NAGs, 80 columns)",
@@ -45,6 +47,9 @@ std::span<const Command> commands() {
        declare_find, run_find},
       {"export", "write the games that pass the filters as PGN (.pgn.zst compressed)",
        "pgndb export --db DIR [filters] [-o OUT]", declare_export, run_export},
+      {"tree", "the opening explorer: every move played from a position, and how it scored",
+       "pgndb tree --db DIR [--fen FEN | --moves \"...\"] [filters] [--json]", declare_tree,
+       run_tree},
       {"perft", "count the leaf nodes of the legal move tree (move generator check)",
        "pgndb perft [--fen FEN] --depth N [--divide]", declare_perft, run_perft},
   }};

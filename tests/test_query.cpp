@@ -5,8 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -86,6 +88,49 @@ std::string tag(std::map<std::string, std::string>& g, const std::string& name) 
   return it == g.end() ? std::string() : it->second;
 }
 
+// pgn-extract's FEN (placement, side to move, castling) after every main-line move of each
+// game of the slice, in file order. pgn-extract wraps its lines, comments included: each
+// game's text is joined before its comments are read.
+const std::regex fen_comment(R"(\{ ([^ ]+ [wb] [^ ]+) [^}]*\})");
+std::vector<std::string> fens_in(const std::string& text) {
+  std::vector<std::string> out;
+  for (std::sregex_iterator m(text.begin(), text.end(), fen_comment), end; m != end; ++m)
+    out.push_back((*m)[1].str());
+  return out;
+}
+std::vector<std::vector<std::string>> pgn_extract_boards() {
+  std::string files;
+  for (const char* f : slice) files += " '" + (corpus / f).string() + "'";
+  auto r = run_command("/usr/games/pgn-extract -s -C -N -V --fencomments" + files + " 2>/dev/null");
+  REQUIRE(r.exit_code == 0);
+  std::vector<std::vector<std::string>> boards;
+  std::istringstream in(r.out);
+  std::string line, game;
+  bool in_moves = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("[Event ", 0) == 0 && in_moves) {
+      boards.push_back(fens_in(game));
+      game.clear();
+      in_moves = false;
+    }
+    if (!line.empty() && line[0] != '[') in_moves = true;
+    game += line + ' ';
+  }
+  boards.push_back(fens_in(game));
+  return boards;
+}
+// pgn-extract's board after `moves` from the start.
+std::string board_after(const fs::path& dir, const std::string& moves) {
+  pgndb::test::write_file(dir / "line.pgn", "[Event \"x\"]\n\n" + moves + " *\n");
+  auto r = run_command("/usr/games/pgn-extract -s --fencomments '" + (dir / "line.pgn").string() +
+                       "' 2>/dev/null");
+  std::string joined = r.out;
+  std::replace(joined.begin(), joined.end(), '\n', ' ');
+  const auto all = fens_in(joined);
+  REQUIRE_FALSE(all.empty());
+  return all.back();
+}
+
 }  // namespace
 
 TEST_CASE("find counts match the source's tags, filter by filter") {
@@ -146,37 +191,7 @@ TEST_CASE("find counts match the source's tags, filter by filter") {
 
 TEST_CASE("find by position counts the games pgn-extract's boards pass through") {
   Slice& s = the_slice();
-  // pgn-extract's FEN after every main-line move, game by game (placement, side and castling
-  // compared: each position below follows a move that is not a double step, so no en passant
-  // square is in question). pgn-extract wraps its lines, comments included: each game's text
-  // is joined before its comments are read.
-  std::string files;
-  for (const char* f : slice) files += " '" + (corpus / f).string() + "'";
-  auto r = run_command("/usr/games/pgn-extract -s -C -N -V --fencomments" + files + " 2>/dev/null");
-  REQUIRE(r.exit_code == 0);
-  static const std::regex fen_comment(R"(\{ ([^ ]+ [wb] [^ ]+) [^}]*\})");
-  auto fens = [](const std::string& text) {
-    std::vector<std::string> out;
-    for (std::sregex_iterator m(text.begin(), text.end(), fen_comment), end; m != end; ++m)
-      out.push_back((*m)[1].str());
-    return out;
-  };
-  std::vector<std::vector<std::string>> boards;
-  {
-    std::istringstream in(r.out);
-    std::string line, game;
-    bool in_moves = false;
-    while (std::getline(in, line)) {
-      if (line.rfind("[Event ", 0) == 0 && in_moves) {
-        boards.push_back(fens(game));
-        game.clear();
-        in_moves = false;
-      }
-      if (!line.empty() && line[0] != '[') in_moves = true;
-      game += line + ' ';
-    }
-    boards.push_back(fens(game));
-  }
+  const auto boards = pgn_extract_boards();
   REQUIRE(boards.size() == s.games.size());
   for (const char* moves : {
            "1.e4 c5 2.Nf3 d6 3.d4 cxd4 4.Nxd4 Nf6 5.Nc3 a6",  // Najdorf
@@ -185,15 +200,7 @@ TEST_CASE("find by position counts the games pgn-extract's boards pass through")
            "1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5 4.b4 Bxb4 5.c3",  // Evans Gambit accepted: rarer
        }) {
     INFO(moves);
-    // pgn-extract's board after the moves: the last FEN it writes for them.
-    pgndb::test::write_file(s.tmp / "line.pgn", "[Event \"x\"]\n\n" + std::string(moves) + " *\n");
-    auto line = run_command("/usr/games/pgn-extract -s --fencomments '" +
-                            (s.tmp / "line.pgn").string() + "' 2>/dev/null");
-    std::string joined = line.out;
-    std::replace(joined.begin(), joined.end(), '\n', ' ');
-    const auto line_fens = fens(joined);
-    REQUIRE_FALSE(line_fens.empty());
-    const std::string board = line_fens.back();
+    const std::string board = board_after(s.tmp.path(), moves);
     const long expected = std::count_if(boards.begin(), boards.end(), [&](const auto& game) {
       return std::find(game.begin(), game.end(), board) != game.end();
     });
@@ -265,4 +272,46 @@ TEST_CASE("export of everything gives back the normalize of the sources, game fo
   CHECK(selected.out == s.find("--player kasparov --result 0-1 --date 1990..1999 --format pgn"));
   CHECK(games_of(selected.out).size() ==
         std::size_t(s.count("--player kasparov --result 0-1 --date 1990..1999")));
+}
+
+TEST_CASE("each row of the opening tree summarises the games pgn-extract says play that move") {
+  Slice& s = the_slice();
+  const auto boards = pgn_extract_boards();
+  REQUIRE(boards.size() == s.games.size());
+  for (const std::string moves : {"1.e4 c5", "1.d4 Nf6 2.c4 e6"}) {
+    INFO(moves);
+    const std::string root = board_after(s.tmp.path(), moves);
+    // Per board after the move: games, and white wins / draws / black wins from the tags.
+    std::map<std::string, std::array<long, 4>> expected;
+    for (std::size_t g = 0; g < boards.size(); ++g) {
+      const auto at = std::find(boards[g].begin(), boards[g].end(), root);
+      if (at == boards[g].end() || at + 1 == boards[g].end()) continue;
+      auto& row = expected[*(at + 1)];
+      ++row[0];
+      const std::string result = tag(s.games[g], "Result");
+      row[1] += result == "1-0";
+      row[2] += result == "1/2-1/2";
+      row[3] += result == "0-1";
+    }
+    REQUIRE(expected.size() > 2);
+    auto r = run_command(std::string(PGNDB_BINARY) + " tree --db '" + s.db.string() +
+                         "' --json --moves '" + moves + "'");
+    REQUIRE(r.exit_code == 0);
+    static const std::regex row_json(
+        R"re(\{"move": "([^"]+)", "games": (\d+), "white_wins": (\d+), "draws": (\d+), "black_wins": (\d+))re");
+    std::size_t rows = 0;
+    long previous = std::numeric_limits<long>::max();
+    for (std::sregex_iterator m(r.out.begin(), r.out.end(), row_json), end; m != end; ++m, ++rows) {
+      const std::string san = (*m)[1].str();
+      INFO(san);
+      const std::array<long, 4> got = {std::stol((*m)[2].str()), std::stol((*m)[3].str()),
+                                       std::stol((*m)[4].str()), std::stol((*m)[5].str())};
+      CHECK(got[0] <= previous);  // most played first
+      previous = got[0];
+      const std::string after = board_after(s.tmp.path(), moves + " " + san);
+      REQUIRE(expected.count(after));
+      CHECK(got == expected[after]);
+    }
+    CHECK(rows == expected.size());
+  }
 }

@@ -1,0 +1,78 @@
+// pgndb tree: the opening explorer. From a position, every move played in the games that pass
+// the filters, with games, results, ratings and the last year played.
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "command.h"
+#include "filter_options.h"
+#include "json.h"
+#include "pgndb/index/store.h"
+#include "pgndb/query/tree.h"
+
+namespace pgndb::cli {
+
+namespace {
+
+std::string percent(std::uint64_t part, std::uint64_t whole) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%5.1f%%", whole ? 100.0 * double(part) / double(whole) : 0.0);
+  return text;
+}
+
+std::string padded(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
+}
+
+}  // namespace
+
+void declare_tree(po::options_description& options, po::positional_options_description&) {
+  options.add_options()("db", po::value<std::string>()->required(), "database directory")(
+      "json", po::bool_switch(), "one JSON object per move");
+  declare_filters(options);
+}
+
+int run_tree(const po::variables_map& vm) {
+  auto text = filter_text(vm);
+  if (text.fen.empty() && text.moves.empty()) text.moves = " ";  // the start position
+  auto filters = query::parse_filters(text);
+  if (!filters) {
+    std::cerr << "pgndb tree: " << filters.error() << '\n';
+    return Usage;
+  }
+  auto store = index::Store::open(vm["db"].as<std::string>(),
+                                  {.create_if_missing = false, .read_only = true});
+  if (!store) {
+    std::cerr << "pgndb tree: " << store.error().message() << '\n';
+    return Usage;
+  }
+  auto rows = query::opening_tree(*store, *filters);
+  if (!rows) {
+    std::cerr << "pgndb tree: " << rows.error().message() << '\n';
+    return Usage;
+  }
+  std::uint64_t total = 0;
+  for (const auto& row : *rows) total += row.games;
+  if (vm["json"].as<bool>()) {
+    for (const auto& r : *rows)
+      std::cout << "{\"move\": " << json_string(r.san) << ", \"games\": " << r.games
+                << ", \"white_wins\": " << r.white_wins << ", \"draws\": " << r.draws
+                << ", \"black_wins\": " << r.black_wins << ", \"average_elo\": " << r.average_elo
+                << ", \"performance\": " << r.performance << ", \"last_year\": " << r.last_year
+                << "}\n";
+    return Success;
+  }
+  std::cout << "move      games      %    white    draws    black  avg elo  perf  last\n";
+  for (const auto& r : *rows)
+    std::cout << r.san << std::string(r.san.size() < 8 ? 8 - r.san.size() : 1, ' ')
+              << padded(std::to_string(r.games), 7) << ' ' << percent(r.games, total) << ' '
+              << percent(r.white_wins, r.games) << ' ' << percent(r.draws, r.games) << ' '
+              << percent(r.black_wins, r.games) << ' '
+              << padded(r.average_elo ? std::to_string(r.average_elo) : "-", 8) << ' '
+              << padded(r.performance ? std::to_string(r.performance) : "-", 5) << ' '
+              << padded(r.last_year ? std::to_string(r.last_year) : "-", 5) << '\n';
+  std::cout << "total   " << padded(std::to_string(total), 7) << '\n';
+  return Success;
+}
+
+}  // namespace pgndb::cli
