@@ -20,18 +20,10 @@ void declare_export(po::options_description& options, po::positional_options_des
 }
 
 int run_export(const po::variables_map& vm) {
-  auto filters = query::parse_filters(filter_text(vm));
-  if (!filters) {
-    std::cerr << "pgndb export: " << filters.error() << '\n';
-    return Usage;
-  }
-  auto store = index::Store::open(vm["db"].as<std::string>(),
-                                  {.create_if_missing = false, .read_only = true});
-  if (!store) {
-    std::cerr << "pgndb export: " << store.error().message() << '\n';
-    return Usage;
-  }
-  auto search = query::Search::start(*store, *filters);
+  auto selection = open_selection(vm, filter_text(vm), "export");
+  if (!selection) return Usage;
+  const index::Store* store = &selection->store;
+  auto search = query::Search::start(*store, selection->filters);
   if (!search) {
     std::cerr << "pgndb export: " << search.error().message() << '\n';
     return Usage;

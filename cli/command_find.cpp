@@ -63,17 +63,10 @@ int run_find(const po::variables_map& vm) {
     std::cerr << "pgndb find: --format: '" << format << "' is not table, pgn, json or count\n";
     return Usage;
   }
-  auto filters = query::parse_filters(filter_text(vm));
-  if (!filters) {
-    std::cerr << "pgndb find: " << filters.error() << '\n';
-    return Usage;
-  }
-  auto store = index::Store::open(vm["db"].as<std::string>(),
-                                  {.create_if_missing = false, .read_only = true});
-  if (!store) {
-    std::cerr << "pgndb find: " << store.error().message() << '\n';
-    return Usage;
-  }
+  auto selection = open_selection(vm, filter_text(vm), "find");
+  if (!selection) return Usage;
+  const index::Store* store = &selection->store;
+  const query::Filters* filters = &selection->filters;
   auto search = query::Search::start(*store, *filters);
   if (!search) {
     std::cerr << "pgndb find: " << search.error().message() << '\n';

@@ -35,18 +35,9 @@ void declare_tree(po::options_description& options, po::positional_options_descr
 int run_tree(const po::variables_map& vm) {
   auto text = filter_text(vm);
   if (text.fen.empty() && text.moves.empty()) text.moves = " ";  // the start position
-  auto filters = query::parse_filters(text);
-  if (!filters) {
-    std::cerr << "pgndb tree: " << filters.error() << '\n';
-    return Usage;
-  }
-  auto store = index::Store::open(vm["db"].as<std::string>(),
-                                  {.create_if_missing = false, .read_only = true});
-  if (!store) {
-    std::cerr << "pgndb tree: " << store.error().message() << '\n';
-    return Usage;
-  }
-  auto rows = query::opening_tree(*store, *filters);
+  auto selection = open_selection(vm, text, "tree");
+  if (!selection) return Usage;
+  auto rows = query::opening_tree(selection->store, selection->filters);
   if (!rows) {
     std::cerr << "pgndb tree: " << rows.error().message() << '\n';
     return Usage;

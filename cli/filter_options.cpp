@@ -1,5 +1,7 @@
 #include "filter_options.h"
 
+#include <iostream>
+
 namespace pgndb::cli {
 
 void declare_filters(po::options_description& options) {
@@ -42,6 +44,22 @@ query::FilterText filter_text(const po::variables_map& vm) {
   number("min-plies", t.min_plies);
   number("max-plies", t.max_plies);
   return t;
+}
+
+std::optional<Selection> open_selection(const po::variables_map& vm, const query::FilterText& text,
+                                        std::string_view command) {
+  auto filters = query::parse_filters(text);
+  if (!filters) {
+    std::cerr << "pgndb " << command << ": " << filters.error() << '\n';
+    return std::nullopt;
+  }
+  auto store = index::Store::open(vm["db"].as<std::string>(),
+                                  {.create_if_missing = false, .read_only = true});
+  if (!store) {
+    std::cerr << "pgndb " << command << ": " << store.error().message() << '\n';
+    return std::nullopt;
+  }
+  return Selection{std::move(*filters), std::move(*store)};
 }
 
 }  // namespace pgndb::cli
