@@ -9,6 +9,7 @@
 #include "pgn/writer.h"
 #include "pgndb/index/store.h"
 #include "pgndb/query/filters.h"
+#include "pgndb/query/game_facts.h"
 #include "pgndb/query/search.h"
 
 namespace pgndb::cli {
@@ -20,19 +21,11 @@ std::string tag_or(const pgn::GameRecord& game, std::string_view name, std::stri
   return v ? *v : std::string(none);
 }
 
-// The first ply of the main line at which `position` stands (by repetition key), or -1.
-int ply_of(const pgn::GameRecord& game, const pgn::Position& position) {
-  const pgn::Key key = pgn::repetition_key(position);
-  pgn::Position pos = game.start;
-  for (std::size_t ply = 0;; ++ply) {
-    if (pgn::repetition_key(pos) == key) return int(ply);
-    if (ply == game.moves.size()) return -1;
-    const pgn::Move m = game.moves[ply].move;
-    if (m.is_null())
-      pos.play_null();
-    else
-      pos.play(m);
-  }
+// The first ply at which the game stands in `position`, or -1 (the index matched another
+// position on its 40 bits).
+std::string ply_text(const pgn::GameRecord& game, const pgn::Position& position) {
+  const auto ply = query::first_ply_at(game, pgn::repetition_key(position));
+  return ply ? std::to_string(*ply) : "-1";
 }
 
 // A column of at most `width` bytes (cut at a UTF-8 boundary), padded with spaces.
@@ -114,7 +107,7 @@ int run_find(const po::variables_map& vm) {
               column(tag_or(*game, "Date", "????.??.??"), 10) + ' ' +
               column(tag_or(*game, "Event", "?"), 24) + ' ' + column(tag_or(*game, "ECO", ""), 3) +
               ' ' + column(std::to_string(game->moves.size()), 5);
-        if (position) out += ' ' + std::to_string(ply_of(*game, *filters->position));
+        if (position) out += ' ' + (ply_text(*game, *filters->position));
       } else {
         out = "{\"id\": " + std::to_string(**id) + ", \"result\": " + json_string(game->result) +
               ", \"tags\": {";
@@ -124,7 +117,7 @@ int run_find(const po::variables_map& vm) {
           first = false;
         }
         out += "}";
-        if (position) out += ", \"ply\": " + std::to_string(ply_of(*game, *filters->position));
+        if (position) out += ", \"ply\": " + (ply_text(*game, *filters->position));
         out += "}";
       }
       out += '\n';

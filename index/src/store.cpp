@@ -639,32 +639,20 @@ std::expected<std::vector<std::string>, Status> Store::metadata_values(
 std::expected<std::vector<PositionMatch>, Status> Store::find_position(
     const pgn::Position& position) const {
   const pgn::Key key = pgn::repetition_key(position);
-  // The bucket's run (its import batches' runs folded on read until a compaction folds them
-  // for good), sorted by suffix.
-  std::vector<positions::Entry> run, entries;
-  const std::uint32_t suffix = positions::suffix_of(key);
-  std::string value;
-  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(),
-                                     impl_->families[position_family(positions::bucket_of(key))],
-                                     positions::bucket_key(key), &value);
-  if (!s.ok() && !s.IsNotFound())
-    return std::unexpected(from_rocksdb(s, "reading the position index"));
-  if (s.ok() && !positions::decode_run(value, run))
-    return std::unexpected(Status::error(Status::Code::Corruption, "position index damaged"));
-  auto first = std::lower_bound(run.begin(), run.end(), positions::Entry{suffix, 0});
-  for (; first != run.end() && first->suffix == suffix; ++first) entries.push_back(*first);
+  auto candidates = games_at(position);
+  if (!candidates) return std::unexpected(candidates.error());
   std::vector<PositionMatch> matches;
 
   // The index narrows to games whose positions share 40 bits of the key; replaying each
   // candidate confirms it and finds the plies and the moves played from there.
-  for (const positions::Entry& entry : entries) {
-    auto game = this->game(entry.game);
+  for (const std::uint32_t id : *candidates) {
+    auto game = this->game(id);
     if (!game) return std::unexpected(game.error());
     pgn::Position pos = game->start;
     for (std::size_t ply = 0;; ++ply) {
       const bool last = ply == game->moves.size();
       if (pgn::repetition_key(pos) == key)
-        matches.push_back({entry.game, int(ply), last ? pgn::Move::none() : game->moves[ply].move});
+        matches.push_back({id, int(ply), last ? pgn::Move::none() : game->moves[ply].move});
       if (last) break;
       const pgn::Move m = game->moves[ply].move;
       if (m.is_null())

@@ -1,9 +1,9 @@
 #include "pgndb/query/search.h"
 
 #include <algorithm>
-#include <charconv>
 
 #include "pgndb/index/metadata_keys.h"
+#include "pgndb/query/game_facts.h"
 
 namespace pgndb::query {
 
@@ -43,15 +43,6 @@ std::expected<Ids, Status> games_named(const index::Store& store, char dimension
     ids = unite(ids, *games);
   }
   return ids;
-}
-
-std::optional<unsigned> elo(const pgn::GameRecord& game, std::string_view tag) {
-  const std::string* text = game.tag(tag);
-  if (!text) return std::nullopt;
-  unsigned v = 0;
-  auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), v);
-  if (error != std::errc() || end != text->data() + text->size()) return std::nullopt;
-  return v;
 }
 
 }  // namespace
@@ -101,7 +92,7 @@ std::expected<bool, Status> Search::passes_header(std::uint32_t id) const {
   auto game = store_->game_header(id);
   if (!game) return std::unexpected(game.error());
   for (std::string_view tag : {"WhiteElo", "BlackElo"}) {
-    const auto rating = elo(*game, tag);
+    const auto rating = number_tag(*game, tag);
     if (!rating) return false;  // a rating filter asks for known ratings
     if (filters_.min_elo && *rating < filters_.min_elo) return false;
     if (filters_.max_elo && *rating > filters_.max_elo) return false;

@@ -1,27 +1,16 @@
 #include "pgndb/query/tree.h"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 
 #include "pgn/game.h"
 #include "pgn/san.h"
+#include "pgndb/query/game_facts.h"
 #include "pgndb/query/search.h"
 
 namespace pgndb::query {
 
 namespace {
-
-std::optional<unsigned> number_tag(const pgn::GameRecord& game, std::string_view name,
-                                   std::size_t length = std::string::npos) {
-  const std::string* text = game.tag(name);
-  if (!text) return std::nullopt;
-  const std::string_view digits = std::string_view(*text).substr(0, length);
-  unsigned v = 0;
-  auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
-  if (error != std::errc() || end != digits.data() + digits.size() || v == 0) return std::nullopt;
-  return v;
-}
 
 struct Tally {
   TreeRow row;
@@ -49,21 +38,10 @@ std::expected<std::vector<TreeRow>, index::Status> opening_tree(const index::Sto
     if (!*id) break;
     auto game = store.game(**id);
     if (!game) return std::unexpected(game.error());
-    // The first ply at which the game stands in the position, and the move played there.
-    pgn::Position pos = game->start;
+    // The move played at the first ply at which the game stands in the position.
+    const auto ply = first_ply_at(*game, key);
     std::optional<pgn::Move> next;
-    for (std::size_t ply = 0; ply <= game->moves.size(); ++ply) {
-      if (pgn::repetition_key(pos) == key) {
-        next = ply < game->moves.size() ? game->moves[ply].move : pgn::Move::none();
-        break;
-      }
-      if (ply == game->moves.size()) break;
-      const pgn::Move m = game->moves[ply].move;
-      if (m.is_null())
-        pos.play_null();
-      else
-        pos.play(m);
-    }
+    if (ply) next = *ply < game->moves.size() ? game->moves[*ply].move : pgn::Move::none();
     if (!next) continue;  // the index's 40 bits matched another position
     Tally& t = by_move[next->raw()];
     t.row.move = *next;
