@@ -401,7 +401,7 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
         if (!original || !options.skip_duplicates) {
           const std::uint64_t fingerprint = game.fingerprint;
           result.positions += game.positions.size();
-          const std::uint32_t id = batch.add_game(std::move(game), original);
+          const std::uint32_t id = batch.add_game(game, original);
           if (!original) uncommitted.insert(fingerprint, id);
           ++result.games;
         }

@@ -287,11 +287,7 @@ WriteBatch WriteBatch::successor() const {
 }
 WriteBatch::~WriteBatch() = default;
 
-std::uint32_t WriteBatch::add_game(const pgn::GameRecord& game) {
-  return add_game(prepare_game(game));
-}
-
-std::uint32_t WriteBatch::add_game(PreparedGame&& game, std::uint32_t duplicate_of) {
+std::uint32_t WriteBatch::add_game(const PreparedGame& game, std::uint32_t duplicate_of) {
   const std::uint32_t id = impl_->next_game++;
   const std::string id_key = bytes::big_endian32(id);
   auto& rows = impl_->rows;

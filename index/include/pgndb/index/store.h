@@ -74,12 +74,11 @@ class WriteBatch {
   WriteBatch(WriteBatch&&) noexcept;
   WriteBatch& operator=(WriteBatch&&) noexcept;
 
-  // Adds a replayed game; returns the id it will have.
-  std::uint32_t add_game(const pgn::GameRecord& game);
-  // Adds a prepared game; `duplicate_of` is the id of the game it duplicates (0: none). A
-  // duplicate is stored and indexed like any game, and marked as such.
-  // The game's strings are moved into the batch.
-  std::uint32_t add_game(PreparedGame&& game, std::uint32_t duplicate_of = 0);
+  // Adds a prepared game; returns the id it will have. `duplicate_of` is the id of the game it
+  // duplicates (0: none); a duplicate is stored and indexed like any game, and marked as such.
+  // What the batch keeps is copied: the game's memory stays the caller's, to be freed on the
+  // thread that allocated it.
+  std::uint32_t add_game(const PreparedGame& game, std::uint32_t duplicate_of = 0);
   void add_reject(const Reject& reject);
   // Records, with the games of this batch, how far the source with content hash `hash` is.
   void set_source_progress(std::uint64_t hash, const SourceProgress& progress);
