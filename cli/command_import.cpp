@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "command.h"
-#include "output.h"
 #include "pgn/text.h"
 #include "pgndb/index/importer.h"
+#include "pgndb/index/output.h"
 #include "pgndb/index/store.h"
 
 #include <unistd.h>
@@ -144,7 +144,8 @@ int run_import(const po::variables_map& vm) {
 
 void declare_rejects(po::options_description& options, po::positional_options_description&) {
   options.add_options()("db", po::value<std::string>()->required(), "database directory")(
-      "output,o", po::value<std::string>()->default_value("-"), "where to write (`-`: stdout)");
+      "output,o", po::value<std::string>()->default_value("-"),
+      "where to write (`-`: stdout; a name ending in .zst is compressed)");
 }
 
 int run_rejects(const po::variables_map& vm) {
@@ -154,7 +155,7 @@ int run_rejects(const po::variables_map& vm) {
     std::cerr << "pgndb rejects: " << store.error().message() << '\n';
     return Usage;
   }
-  auto out = Output::open(vm["output"].as<std::string>());
+  auto out = index::PgnOutput::open(vm["output"].as<std::string>());
   if (!out) {
     std::cerr << "pgndb rejects: " << out.error() << '\n';
     return Usage;
@@ -168,13 +169,13 @@ int run_rejects(const po::variables_map& vm) {
     }
     std::cerr << r->source << ':' << r->location.line << ':' << r->location.column
               << ": error: " << r->error << '\n';
-    if (!out->write(r->text + "\n\n")) {
-      std::cerr << "pgndb rejects: " << out->error() << '\n';
+    if (auto w = out->write(r->text + "\n\n"); !w) {
+      std::cerr << "pgndb rejects: " << w.error() << '\n';
       return Usage;
     }
   }
-  if (!out->flush()) {
-    std::cerr << "pgndb rejects: " << out->error() << '\n';
+  if (auto c = out->close(); !c) {
+    std::cerr << "pgndb rejects: " << c.error() << '\n';
     return Usage;
   }
   return Success;

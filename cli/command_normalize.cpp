@@ -7,10 +7,10 @@
 
 #include "command.h"
 #include "games.h"
-#include "output.h"
 #include "pgn/reader.h"
 #include "pgn/replay.h"
 #include "pgn/writer.h"
+#include "pgndb/index/output.h"
 #include "problems.h"
 
 namespace pgndb::cli {
@@ -19,14 +19,15 @@ void declare_normalize(po::options_description& options,
                        po::positional_options_description& positional) {
   options.add_options()("files", po::value<std::vector<std::string>>()->required(),
                         "PGN files (`-` for standard input; `.zst` files are decompressed)")(
-      "output,o", po::value<std::string>()->default_value("-"), "where to write (`-`: stdout)")(
+      "output,o", po::value<std::string>()->default_value("-"),
+      "where to write (`-`: stdout; a name ending in .zst is compressed)")(
       "skip-errors", po::bool_switch(),
       "leave out games with errors instead of copying their original text");
   positional.add("files", -1);
 }
 
 int run_normalize(const po::variables_map& vm) {
-  auto out = Output::open(vm["output"].as<std::string>());
+  auto out = index::PgnOutput::open(vm["output"].as<std::string>());
   if (!out) {
     std::cerr << "pgndb normalize: " << out.error() << '\n';
     return Usage;
@@ -35,8 +36,12 @@ int run_normalize(const po::variables_map& vm) {
 
   pgn::ReplayVisitor replay({.keep_record = true, .keep_text = true});
   std::string buffer;
+  std::string write_error;
   auto flush = [&]() {
-    if (!out->write(buffer)) return false;
+    if (auto w = out->write(buffer); !w) {
+      write_error = w.error();
+      return false;
+    }
     buffer.clear();
     return true;
   };
@@ -67,8 +72,11 @@ int run_normalize(const po::variables_map& vm) {
     }
     if (!written) break;  // reported below
   }
-  if (!flush() || !out->flush()) {
-    std::cerr << "pgndb normalize: " << out->error() << '\n';
+  if (flush()) {
+    if (auto c = out->close(); !c) write_error = c.error();
+  }
+  if (!write_error.empty()) {
+    std::cerr << "pgndb normalize: " << write_error << '\n';
     return Usage;
   }
   std::cerr << "games: " << games << ", normalized: " << games - copied - skipped
