@@ -1,5 +1,7 @@
 #include "pgndb/index/prepared_game.h"
 
+#include "bytes.h"
+
 #include <charconv>
 
 #include "pgn/game.h"
@@ -148,16 +150,7 @@ PreparedGame prepare_game(const pgn::GameRecord& game) {
   std::size_t size = 0;
   for (const std::string& key : keys) size += key.size() + 2;
   prepared.metadata.reserve(size);
-  for (const std::string& key : keys) {
-    for (std::size_t n = key.size();; n >>= 7) {
-      if (n < 0x80) {
-        prepared.metadata += char(n);
-        break;
-      }
-      prepared.metadata += char(0x80 | (n & 0x7F));
-    }
-    prepared.metadata += key;
-  }
+  for (const std::string& key : keys) bytes::put_string(prepared.metadata, key);
   return prepared;
 }
 
