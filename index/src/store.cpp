@@ -245,7 +245,6 @@ struct WriteBatch::Impl {
   // Rows of each column family; written as table files at commit (Store::Impl::ingest).
   std::vector<Row> rows[FamilyCount];
   std::uint32_t next_game = 1, next_reject = 1;  // ids the next additions get
-  std::string scratch;
   // Position entries of this batch's games in game order: (the top 40 bits of the key, game id).
   // Sorted at commit into one run per bucket touched.
   std::vector<std::pair<std::uint64_t, std::uint32_t>> positions, sort_scratch;
@@ -460,18 +459,21 @@ std::expected<StoreStats, Status> Store::stats() const {
   if (auto s = count(Duplicates, [&](std::string_view) { return ++stats.duplicates, true; });
       !s.is_ok())
     return std::unexpected(s);
-  // Distinct players: one seek per name, past all its games.
+  // Distinct players: the player index's values are (name, colour), in order, so a name
+  // with games in both colours is two neighbouring values.
+  auto players = metadata_values(std::string(1, char(metadata::Player)));
+  if (!players) return std::unexpected(players.error());
+  std::string_view previous_name;
+  for (const std::string& value : *players) {
+    const std::size_t end = value.find('\0', 1);
+    if (end == std::string::npos)
+      return std::unexpected(Status::error(Status::Code::Corruption, "player index damaged"));
+    const std::string_view name = std::string_view(value).substr(0, end);
+    if (name != previous_name) ++stats.players;
+    previous_name = name;
+  }
   std::unique_ptr<rocksdb::Iterator> it(
       impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->families[Metadata]));
-  const std::string player_prefix(1, char(metadata::Player));
-  for (it->Seek(player_prefix); it->Valid() && it->key().starts_with(player_prefix);) {
-    const std::string_view key = it->key().ToStringView();
-    const std::size_t end = key.find('\0', 1);
-    if (end == std::string_view::npos)
-      return std::unexpected(Status::error(Status::Code::Corruption, "player index damaged"));
-    ++stats.players;
-    it->Seek(std::string(key.substr(0, end)) + '\1');
-  }
   // Dates: the first and the last key of the date index.
   using metadata::date_text;
   const std::string date_prefix(1, char(metadata::Date));
