@@ -480,7 +480,7 @@ std::expected<StoreStats, Status> Store::stats() const {
   it->Seek(date_prefix);
   if (it->Valid() && it->key().starts_with(date_prefix) && it->key().size() >= 5) {
     stats.first_date = date_text(it->key().ToStringView());
-    it->SeekForPrev(date_prefix + std::string(8, '\xFF'));
+    it->SeekForPrev(metadata::past_value(date_prefix + std::string(4, '\xFF')));
     if (it->Valid() && it->key().starts_with(date_prefix) && it->key().size() >= 5)
       stats.last_date = date_text(it->key().ToStringView());
   }
@@ -627,8 +627,7 @@ std::expected<std::vector<std::string>, Status> Store::metadata_values(
     if (key.size() < 5)
       return std::unexpected(Status::error(Status::Code::Corruption, "metadata index damaged"));
     values.emplace_back(key.substr(0, key.size() - 4));
-    // Past every game of this value: its keys all start with it, then 4 bytes of id.
-    it->Seek(values.back() + std::string(4, '\xFF') + '\xFF');
+    it->Seek(metadata::past_value(values.back()));
   }
   if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading metadata"));
   return values;

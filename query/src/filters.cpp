@@ -19,10 +19,8 @@ using Error = std::unexpected<std::string>;
 // The key range of one dimension's values [from, to] (both given as values, without the
 // dimension byte): to is made exclusive by the next value.
 KeyRange range(Dimension d, std::string from, std::string to_inclusive) {
-  std::string to = std::string(1, char(d)) + to_inclusive;
-  // Past every key that starts with `to_inclusive` (the game id and any suffix follow it).
-  to += std::string(8, '\xFF');
-  return {std::string(1, char(d)) + std::move(from), std::move(to)};
+  return {std::string(1, char(d)) + std::move(from),
+          index::metadata::past_value(std::string(1, char(d)) + to_inclusive)};
 }
 
 std::string two_bytes(unsigned v) {

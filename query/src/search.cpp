@@ -18,19 +18,13 @@ Ids intersect(const Ids& a, const Ids& b) {
   return out;
 }
 
-Ids unite(const Ids& a, const Ids& b) {
-  Ids out;
-  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-  return out;
-}
-
 // The games in which a value of a name dimension (`dimension`, then `suffix` after the name's
 // 0: a colour byte for players, nothing otherwise) contains `key` (a search key).
 std::expected<Ids, Status> games_named(const index::Store& store, char dimension,
                                        std::string_view key, std::string_view suffix) {
   auto values = store.metadata_values(std::string(1, dimension));
   if (!values) return std::unexpected(values.error());
-  Ids ids;
+  Ids ids;  // every matching value's games, sorted and made unique once at the end
   for (const std::string& value : *values) {
     // value = dimension, name, 0, [colour]
     const std::size_t end = value.find('\0', 1);
@@ -38,10 +32,12 @@ std::expected<Ids, Status> games_named(const index::Store& store, char dimension
     if (!suffix.empty() && std::string_view(value).substr(end + 1) != suffix) continue;
     if (search_key(std::string_view(value).substr(1, end - 1)).find(key) == std::string::npos)
       continue;
-    auto games = store.games_with_keys(value, value + std::string(5, '\xFF'));
+    auto games = store.games_with_keys(value, index::metadata::past_value(value));
     if (!games) return std::unexpected(games.error());
-    ids = unite(ids, *games);
+    ids.insert(ids.end(), games->begin(), games->end());
   }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   return ids;
 }
 

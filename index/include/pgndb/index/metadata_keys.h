@@ -25,6 +25,12 @@ inline void put16(std::string& out, unsigned v) {
   out += char(v);
 }
 
+// The first key past every key of `value` (a key without its game id, or a prefix of one):
+// its keys are the value, then 4 bytes of game id, so anything they can be is below this.
+inline std::string past_value(std::string_view value) {
+  return std::string(value) + std::string(5, '\xFF');
+}
+
 // Date parts from a PGN date such as `1994.??.??`; false when it is not of that form at all.
 struct DateParts {
   unsigned year = 0, month = 0, day = 0;
