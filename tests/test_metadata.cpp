@@ -14,6 +14,7 @@
 #include "pgn/reader.h"
 #include "pgn/replay.h"
 #include "pgn/san.h"
+#include "pgndb/index/game_summary.h"
 #include "pgndb/index/names.h"
 #include "pgndb/index/prepared_game.h"
 #include "pgndb/index/store.h"
@@ -80,7 +81,6 @@ TEST_CASE("a game's metadata index keys follow docs/storage.md") {
                                              "d\x07\xE7\x01\x00"s,
                                              "r\x03"s,
                                              "oC65"s,
-                                             "w\x0B\x2B\x00"s,
                                              "n\x00\x05"s};
   std::vector<std::string> keys;
   pgndb::index::for_each_metadata_key(prepared.metadata,
@@ -88,6 +88,25 @@ TEST_CASE("a game's metadata index keys follow docs/storage.md") {
   CHECK(keys == expected);
   // Six positions: the start and one after each of the five moves.
   CHECK(prepared.positions.size() == 6);
+
+  // The summary: what queries read of many games at once.
+  auto summary = pgndb::index::decode_summary(prepared.summary);
+  REQUIRE(summary);
+  CHECK(summary->result == 3);
+  CHECK((summary->year == 2023 && summary->month == 1 && summary->day == 0));
+  CHECK((summary->white_elo == 2859 && summary->black_elo == 0));
+  CHECK(summary->plies == 5);
+  CHECK(!summary->annotated);
+  CHECK(summary->standard_start);
+  // The opening codes name the game's moves, one after another.
+  REQUIRE(summary->opening_length == 5);
+  pgn::Position pos;
+  for (std::size_t ply = 0; ply < 5; ++ply) {
+    const auto move = pgndb::index::opening_move(pos, summary->opening[ply]);
+    REQUIRE(move);
+    CHECK(*move == game.moves[ply].move);
+    pos.play(*move);
+  }
 
   // Keys are packed with their lengths: a long one (a length of two bytes) comes back whole.
   const std::string long_event(300, 'x');
@@ -97,6 +116,22 @@ TEST_CASE("a game's metadata index keys follow docs/storage.md") {
   pgndb::index::for_each_metadata_key(long_prepared.metadata,
                                       [&](std::string_view key) { keys.emplace_back(key); });
   CHECK(keys == std::vector<std::string>{"e" + long_event + '\0', "r\x00"s, "n\x00\x01"s});
+}
+
+TEST_CASE("a game is annotated by a comment with text or a variation, not by clock commands") {
+  auto annotated = [](const std::string& movetext) {
+    const auto prepared = pgndb::index::prepare_game(replay_one("[Event \"E\"]\n\n" + movetext));
+    auto summary = pgndb::index::decode_summary(prepared.summary);
+    REQUIRE(summary);
+    return summary->annotated;
+  };
+  CHECK(!annotated("1. e4 e5 *\n"));
+  CHECK(!annotated("1. e4 { [%clk 0:03:00] } e5 { [%clk 0:02:59] [%eval 0.2] } *\n"));
+  CHECK(!annotated("1. e4! e5?! *\n"));  // NAGs alone
+  CHECK(annotated("1. e4 { best by test } e5 *\n"));
+  CHECK(annotated("{ A game from the archive } 1. e4 e5 *\n"));
+  CHECK(annotated("1. e4 e5 (1... c5) *\n"));
+  CHECK(annotated("1. e4 { [%clk 0:03:00] a fine move } e5 *\n"));
 }
 
 TEST_CASE("a game seen before is a duplicate: kept and marked, or left out on request") {

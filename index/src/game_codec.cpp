@@ -65,8 +65,10 @@ void put_move(std::string& out, const pgn::Position& pos, pgn::Move m) {
 
 // With `keys`, the repetition key of every position of the line (its start and its end
 // included) is appended to it.
+// With `codes`, the codes of the first `code_count` moves, up to the first in a longer form.
 void put_line(std::string& out, const pgn::Line& line, pgn::Position pos,
-              std::vector<pgn::Key>* keys = nullptr) {
+              std::vector<pgn::Key>* keys = nullptr, std::string* codes = nullptr,
+              std::size_t code_count = 0) {
   put_varint(out, line.size());
   if (keys) keys->push_back(pgn::repetition_key(pos));
   for (const pgn::MoveNode& node : line) {
@@ -76,7 +78,15 @@ void put_line(std::string& out, const pgn::Line& line, pgn::Position pos,
         (node.variations.empty() ? 0 : HasVariations) |
         (node.comments_after_variations.empty() ? 0 : HasCommentsAfterVariations);
     if (flags) out += char(Annotated);
+    const std::size_t code_at = out.size();
     put_move(out, pos, node.move);
+    if (codes && codes->size() < code_count) {
+      const auto code = std::uint8_t(out[code_at]);
+      if (code <= MaxShortIndex)
+        *codes += char(code);
+      else
+        code_count = 0;  // the codes stop at the first move in another form
+    }
     if (flags) {
       out += char(flags);
       if (flags & HasNags) {
@@ -225,7 +235,8 @@ std::expected<pgn::GameRecord, Status> Decoder::game(bool header_only) {
 }  // namespace
 
 void encode_game(const pgn::GameRecord& game, std::string& out,
-                 std::vector<pgn::Key>* main_line_keys) {
+                 std::vector<pgn::Key>* main_line_keys, std::string* opening_codes,
+                 std::size_t opening_plies) {
   out += char(format_version);
   const auto result = std::find(results.begin(), results.end(), game.result);
   out += char(result == results.end() ? 0 : result - results.begin());
@@ -244,7 +255,7 @@ void encode_game(const pgn::GameRecord& game, std::string& out,
 
   put_string(out, game.start == pgn::Position() ? std::string() : pgn::to_fen(game.start));
   put_strings(out, game.leading_comments);
-  put_line(out, game.moves, game.start, main_line_keys);
+  put_line(out, game.moves, game.start, main_line_keys, opening_codes, opening_plies);
 }
 
 std::expected<pgn::GameRecord, Status> decode_game(std::string_view bytes) {

@@ -7,6 +7,7 @@
 #include "pgn/game.h"
 #include "pgn/text.h"
 #include "pgndb/index/game_codec.h"
+#include "pgndb/index/game_summary.h"
 #include "pgndb/index/metadata_keys.h"
 #include "pgndb/index/names.h"
 
@@ -85,6 +86,16 @@ std::uint8_t result_code(std::string_view result) {
   return 0;
 }
 
+// A rating tag's value, 0 when it is not a number below 65,536.
+std::uint16_t rating(const pgn::GameRecord& game, std::string_view tag) {
+  const std::string_view text = tag_or_empty(game, tag);
+  unsigned elo = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), elo);
+  return error == std::errc() && end == text.data() + text.size() && elo < 65536
+             ? std::uint16_t(elo)
+             : 0;
+}
+
 void add_metadata(const pgn::GameRecord& game, std::vector<std::string>& keys) {
   using namespace metadata;
   auto named = [&](Dimension d, std::string_view value) -> std::string* {
@@ -109,22 +120,56 @@ void add_metadata(const pgn::GameRecord& game, std::vector<std::string>& keys) {
       std::isdigit(std::uint8_t(eco[2])))
     keys.push_back(std::string(1, char(Eco)) + std::string(eco));
 
-  int colour = 0;
-  for (std::string_view tag : {"WhiteElo", "BlackElo"}) {
-    const std::string_view text = tag_or_empty(game, tag);
-    unsigned elo = 0;
-    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), elo);
-    if (error == std::errc() && end == text.data() + text.size() && elo > 0 && elo < 65536) {
-      std::string key(1, char(Rating));
-      put16(key, elo);
-      key += char(colour);
-      keys.push_back(std::move(key));
-    }
-    ++colour;
-  }
   std::string plies(1, char(Plies));
   put16(plies, unsigned(std::min<std::size_t>(game.moves.size(), 65535)));
   keys.push_back(std::move(plies));
+}
+
+// A comment with text outside embedded commands (`[%clk 0:03:00]`, `[%eval 0.17]`): what
+// a program writes into every move is not an annotation.
+bool has_text(std::string_view comment) {
+  for (std::size_t i = 0; i < comment.size(); ++i) {
+    if (comment.compare(i, 2, "[%") == 0) {
+      const std::size_t end = comment.find(']', i);
+      if (end == std::string_view::npos) return true;
+      i = end;
+    } else if (!std::isspace(std::uint8_t(comment[i]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool any_text(const std::vector<std::string>& comments) {
+  return std::any_of(comments.begin(), comments.end(), has_text);
+}
+
+bool annotated(const pgn::GameRecord& game) {
+  if (any_text(game.leading_comments)) return true;
+  for (const pgn::MoveNode& node : game.moves)
+    if (!node.variations.empty() || any_text(node.comments_before) ||
+        any_text(node.comments_after) || any_text(node.comments_after_variations))
+      return true;
+  return false;
+}
+
+GameSummary summarize(const pgn::GameRecord& game, std::string_view opening_codes) {
+  GameSummary summary;
+  summary.result = result_code(game.result);
+  metadata::DateParts date;
+  if (metadata::parse_date(tag_or_empty(game, "Date"), date)) {
+    summary.year = std::uint16_t(date.year);
+    summary.month = std::uint8_t(date.month);
+    summary.day = std::uint8_t(date.day);
+  }
+  summary.white_elo = rating(game, "WhiteElo");
+  summary.black_elo = rating(game, "BlackElo");
+  summary.plies = std::uint16_t(std::min<std::size_t>(game.moves.size(), 65535));
+  summary.annotated = annotated(game);
+  summary.standard_start = game.start == pgn::Position();
+  summary.opening_length = std::uint8_t(opening_codes.size());
+  std::copy(opening_codes.begin(), opening_codes.end(), summary.opening.begin());
+  return summary;
 }
 
 }  // namespace
@@ -132,7 +177,9 @@ void add_metadata(const pgn::GameRecord& game, std::vector<std::string>& keys) {
 PreparedGame prepare_game(const pgn::GameRecord& game) {
   PreparedGame prepared;
   prepared.positions.reserve(game.moves.size() + 1);
-  encode_game(game, prepared.encoded, &prepared.positions);
+  std::string opening;
+  encode_game(game, prepared.encoded, &prepared.positions, &opening, GameSummary::opening_plies);
+  encode_summary(summarize(game, opening), prepared.summary);
 
   Fingerprint fingerprint;
   fingerprint.add(game.start.key());

@@ -10,6 +10,8 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <map>
+#include <mutex>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "pgn/game.h"
 #include "pgn/text.h"
 #include "pgndb/index/game_codec.h"
+#include "pgndb/index/game_summary.h"
 #include "pgndb/index/metadata_keys.h"
 #include "position_runs.h"
 #include "run_merge_operator.h"
@@ -42,11 +45,13 @@ enum Family {
   Fingerprints,
   Duplicates,
   PositionsUpper,
+  Summaries,
+  Names,
   FamilyCount
 };
 constexpr std::string_view family_names[FamilyCount] = {
-    "default",  "games",        "rejects",    "positions",      "sources",
-    "metadata", "fingerprints", "duplicates", "positions_upper"};
+    "default",      "games",      "rejects",         "positions", "sources", "metadata",
+    "fingerprints", "duplicates", "positions_upper", "summaries", "names"};
 
 // The position index is two families, the lower and the upper half of the buckets, so that the
 // compaction after an import (which folds the runs) runs on two threads: RocksDB runs one
@@ -167,6 +172,10 @@ struct Store::Impl {
   std::vector<rocksdb::ColumnFamilyHandle*> families;
   std::uint32_t version = 0;
   std::uint32_t games = 0, rejects = 0;  // committed counts
+  // The names family's values of each name dimension, read once (a store opened read-only sees
+  // no later import; a writer's commit empties it).
+  std::mutex names_mutex;
+  std::map<char, Store::NameList> names;
 
   ~Impl() {
     for (auto* f : families)
@@ -250,8 +259,8 @@ struct WriteBatch::Impl {
   std::vector<std::pair<std::uint64_t, std::uint32_t>> positions, sort_scratch;
   // The encoded games of the batch one after another, and where each ends (the first has id
   // first_game()). Copied rather than moved in: the strings a worker allocated go back to it.
-  std::string games;
-  std::vector<std::size_t> game_ends;
+  std::string games, summaries;
+  std::vector<std::size_t> game_ends, summary_ends;
   std::uint32_t first_game() const { return next_game - std::uint32_t(game_ends.size()); }
   // Metadata keys (without the game id) and the ids of the batch's games with each, in id
   // order: a batch has far fewer distinct values than keys, so sorting the values at commit
@@ -274,6 +283,8 @@ void WriteBatch::follow(const WriteBatch& previous) {
   impl_->metadata.clear();
   impl_->games.clear();
   impl_->game_ends.clear();
+  impl_->summaries.clear();
+  impl_->summary_ends.clear();
   for (auto& rows : impl_->rows) rows.clear();
 }
 
@@ -292,6 +303,8 @@ std::uint32_t WriteBatch::add_game(const PreparedGame& game, std::uint32_t dupli
   auto& rows = impl_->rows;
   impl_->games += game.encoded;
   impl_->game_ends.push_back(impl_->games.size());
+  impl_->summaries += game.summary;
+  impl_->summary_ends.push_back(impl_->summaries.size());
   for (pgn::Key key : game.positions) impl_->positions.emplace_back(key >> 24, id);
   for_each_metadata_key(game.metadata, [&](std::string_view key) {
     auto value = impl_->metadata.find(key);
@@ -327,19 +340,24 @@ Status WriteBatch::commit() {
   const std::uint32_t games = impl_->next_game - 1, rejects = impl_->next_reject - 1;
   TableContent contents[FamilyCount];
   for (int f = 0; f < FamilyCount; ++f) contents[f] = rows_content(impl_->rows[f]);
-  if (!impl_->game_ends.empty())
-    contents[Games] = [this](rocksdb::SstFileWriter& writer) {
-      const std::string_view all(impl_->games);
-      std::uint32_t id = impl_->first_game();
+  // Games and summaries: keyed by id, one after another in the batch's buffers.
+  auto by_id = [this](const std::string& buffer, const std::vector<std::size_t>& ends) {
+    return [&buffer, &ends, id = impl_->first_game()](rocksdb::SstFileWriter& writer) mutable {
+      const std::string_view all(buffer);
       std::size_t begin = 0;
       rocksdb::Status s;
-      for (std::size_t end : impl_->game_ends) {
+      for (std::size_t end : ends) {
         if (s = writer.Put(bytes::big_endian32(id++), all.substr(begin, end - begin)); !s.ok())
           return s;
         begin = end;
       }
       return s;
     };
+  };
+  if (!impl_->game_ends.empty()) {
+    contents[Games] = by_id(impl_->games, impl_->game_ends);
+    contents[Summaries] = by_id(impl_->summaries, impl_->summary_ends);
+  }
 
   // Positions: sorted by key, then game, each bucket's entries are one stretch, already in run
   // order; the bucket's run is one merge operand. The upper half of the buckets (those with
@@ -392,6 +410,21 @@ Status WriteBatch::commit() {
       return s;
     };
 
+  // Names: the name dimensions' values, for searches by part of a name (a later batch writes a
+  // value again, the same key with the same empty value).
+  const auto is_name = [](const auto* value) {
+    const char d = value->first.empty() ? 0 : value->first[0];
+    return d == metadata::Player || d == metadata::Event || d == metadata::Site;
+  };
+  if (std::any_of(values.begin(), values.end(), is_name))
+    contents[Names] = [&values, is_name](rocksdb::SstFileWriter& writer) {
+      rocksdb::Status s;
+      for (const auto* value : values)
+        if (is_name(value))
+          if (s = writer.Put(value->first, {}); !s.ok()) return s;
+      return s;
+    };
+
   // The counters go in the same atomic batch as what they count.
   auto& counters = impl_->rows[Default];
   counters.push_back({std::string(game_count_key), bytes::big_endian32(games)});
@@ -405,6 +438,10 @@ Status WriteBatch::commit() {
   if (!s.is_ok()) return s;
   store.games = games;
   store.rejects = rejects;
+  if (contents[Names]) {
+    std::lock_guard lock(store.names_mutex);
+    store.names.clear();
+  }
   return Status::ok();
 }
 
@@ -461,10 +498,10 @@ std::expected<StoreStats, Status> Store::stats() const {
     return std::unexpected(s);
   // Distinct players: the player index's values are (name, colour), in order, so a name
   // with games in both colours is two neighbouring values.
-  auto players = metadata_values(std::string(1, char(metadata::Player)));
+  auto players = name_values(metadata::Player);
   if (!players) return std::unexpected(players.error());
   std::string_view previous_name;
-  for (const std::string& value : *players) {
+  for (const std::string& value : **players) {
     const std::size_t end = value.find('\0', 1);
     if (end == std::string::npos)
       return std::unexpected(Status::error(Status::Code::Corruption, "player index damaged"));
@@ -617,20 +654,59 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_with_keys(
   return ids;
 }
 
-std::expected<std::vector<std::string>, Status> Store::metadata_values(
-    std::string_view prefix) const {
-  std::vector<std::string> values;
+std::expected<GameSummary, Status> Store::summary(std::uint32_t id) const {
+  std::string value;
+  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Summaries],
+                                     bytes::big_endian32(id), &value);
+  if (s.IsNotFound())
+    return std::unexpected(Status::error(Status::Code::NotFound, pgn::cat("no game ", id)));
+  if (!s.ok()) return std::unexpected(from_rocksdb(s, "reading a game summary"));
+  return decode_summary(value);
+}
+
+Status Store::for_each_summary(
+    const std::vector<std::uint32_t>& ids,
+    const std::function<void(std::uint32_t, const GameSummary&)>& each) const {
   std::unique_ptr<rocksdb::Iterator> it(
-      impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->families[Metadata]));
-  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);) {
-    const std::string_view key = it->key().ToStringView();
-    if (key.size() < 5)
-      return std::unexpected(Status::error(Status::Code::Corruption, "metadata index damaged"));
-    values.emplace_back(key.substr(0, key.size() - 4));
-    it->Seek(metadata::past_value(values.back()));
+      impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->families[Summaries]));
+  std::uint32_t at = 0;  // the id the iterator stands on, 0 before the first seek
+  for (const std::uint32_t id : ids) {
+    // Ids close ahead are reached by stepping (a block holds hundreds of summaries); others
+    // by a seek.
+    if (at && id > at && id - at <= 32) {
+      while (it->Valid() && at < id) {
+        it->Next();
+        at = it->Valid() ? bytes::read_big_endian32(it->key().ToStringView()) : 0;
+      }
+    }
+    if (at != id) {
+      it->Seek(bytes::big_endian32(id));
+      at = it->Valid() ? bytes::read_big_endian32(it->key().ToStringView()) : 0;
+    }
+    if (at != id) {
+      if (!it->status().ok()) return from_rocksdb(it->status(), "reading game summaries");
+      return Status::error(Status::Code::Corruption, pgn::cat("no summary of game ", id));
+    }
+    auto summary = decode_summary(it->value().ToStringView());
+    if (!summary) return summary.error();
+    each(id, *summary);
   }
-  if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading metadata"));
-  return values;
+  return it->status().ok() ? Status::ok() : from_rocksdb(it->status(), "reading game summaries");
+}
+
+std::expected<Store::NameList, Status> Store::name_values(char dimension) const {
+  std::lock_guard lock(impl_->names_mutex);
+  if (auto cached = impl_->names.find(dimension); cached != impl_->names.end())
+    return cached->second;
+  auto values = std::make_shared<std::vector<std::string>>();
+  std::unique_ptr<rocksdb::Iterator> it(
+      impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->families[Names]));
+  const std::string prefix(1, dimension);
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next())
+    values->emplace_back(it->key().ToStringView());
+  if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading names"));
+  impl_->names.emplace(dimension, values);
+  return NameList(std::move(values));
 }
 
 std::expected<std::vector<PositionMatch>, Status> Store::find_position(
@@ -692,7 +768,7 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     family_options.level0_file_num_compaction_trigger = 32;
     family_options.level0_slowdown_writes_trigger = 64;
     family_options.level0_stop_writes_trigger = 128;
-    if (f == Games || f == Metadata) {
+    if (f == Games || f == Metadata || f == Summaries) {
       // Tag values (events, sites, players) repeat across games: 16 KB blocks hold about 80
       // games each, so ZSTD finds more repeats than in 4 KB ones (corpus: games 23.8 -> 21.3 MB,
       // metadata 7.7 -> 6.8 MB). A trained dictionary saved 0.6 MB more but slowed the import

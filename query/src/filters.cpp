@@ -1,5 +1,7 @@
 #include "pgndb/query/filters.h"
 
+#include <re2/re2.h>
+
 #include <charconv>
 #include <sstream>
 
@@ -120,12 +122,33 @@ std::expected<Filters, std::string> parse_filters(const FilterText& text) {
   for (const NameOption& n :
        {NameOption{text.player, "--player", f.player}, NameOption{text.white, "--white", f.white},
         NameOption{text.black, "--black", f.black}, NameOption{text.event, "--event", f.event},
-        NameOption{text.site, "--site", f.site}}) {
+        NameOption{text.site, "--site", f.site}, NameOption{text.winner, "--winner", f.winner},
+        NameOption{text.loser, "--loser", f.loser}}) {
     if (n.value.empty()) continue;
     n.key = search_key(n.value);
     if (n.key.empty())
       return Error(pgn::cat(n.option, ": '", n.value, "' has no letter or digit to search for"));
   }
+
+  struct PatternOption {
+    const std::string& value;
+    const char* option;
+    std::shared_ptr<const re2::RE2>& pattern;
+  };
+  for (const PatternOption& p : {PatternOption{text.player_re, "--player-re", f.player_re},
+                                 PatternOption{text.white_re, "--white-re", f.white_re},
+                                 PatternOption{text.black_re, "--black-re", f.black_re}}) {
+    if (p.value.empty()) continue;
+    re2::RE2::Options options;
+    options.set_case_sensitive(false);
+    options.set_log_errors(false);
+    auto pattern = std::make_shared<const re2::RE2>(p.value, options);
+    if (!pattern->ok())
+      return Error(
+          pgn::cat(p.option, ": '", p.value, "' is not a regular expression: ", pattern->error()));
+    p.pattern = std::move(pattern);
+  }
+  f.annotated = text.annotated;
 
   if (!text.result.empty()) {
     static constexpr std::string_view results[] = {"*", "1-0", "0-1", "1/2-1/2"};

@@ -1,9 +1,11 @@
 #include "pgndb/query/search.h"
 
+#include <re2/re2.h>
+
 #include <algorithm>
+#include <functional>
 
 #include "pgndb/index/metadata_keys.h"
-#include "pgndb/query/game_facts.h"
 
 namespace pgndb::query {
 
@@ -18,20 +20,46 @@ Ids intersect(const Ids& a, const Ids& b) {
   return out;
 }
 
-// The games in which a value of a name dimension (`dimension`, then `suffix` after the name's
-// 0: a colour byte for players, nothing otherwise) contains `key` (a search key).
-std::expected<Ids, Status> games_named(const index::Store& store, char dimension,
-                                       std::string_view key, std::string_view suffix) {
-  auto values = store.metadata_values(std::string(1, dimension));
+Ids unite(const Ids& a, const Ids& b) {
+  Ids out;
+  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+bool contains(const Ids& sorted, std::uint32_t id) {
+  return std::binary_search(sorted.begin(), sorted.end(), id);
+}
+
+// Whether a normalised name (as the index keeps it) matches.
+using NameMatch = std::function<bool(std::string_view)>;
+
+NameMatch containing(const std::string& key) {
+  return [&key, buffer = std::string()](std::string_view name) mutable {
+    // The name is normalised already: its search key is its letters and digits.
+    buffer.clear();
+    for (char c : name)
+      if (std::isalnum(std::uint8_t(c)) || std::uint8_t(c) >= 0x80) buffer += c;
+    return buffer.find(key) != std::string::npos;
+  };
+}
+
+NameMatch matching(const re2::RE2& pattern) {
+  return [&pattern](std::string_view name) { return re2::RE2::PartialMatch(name, pattern); };
+}
+
+// The games in which a value of a name dimension matches: for players, `colour` 0 or 1 keeps
+// one colour's (-1 both).
+std::expected<Ids, Status> games_named(const index::Store& store, char dimension, int colour,
+                                       const NameMatch& match) {
+  auto values = store.name_values(dimension);
   if (!values) return std::unexpected(values.error());
   Ids ids;  // every matching value's games, sorted and made unique once at the end
-  for (const std::string& value : *values) {
+  for (const std::string& value : **values) {
     // value = dimension, name, 0, [colour]
     const std::size_t end = value.find('\0', 1);
     if (end == std::string::npos) continue;
-    if (!suffix.empty() && std::string_view(value).substr(end + 1) != suffix) continue;
-    if (search_key(std::string_view(value).substr(1, end - 1)).find(key) == std::string::npos)
-      continue;
+    if (colour >= 0 && (end + 1 >= value.size() || value[end + 1] != char(colour))) continue;
+    if (!match(std::string_view(value).substr(1, end - 1))) continue;
     auto games = store.games_with_keys(value, index::metadata::past_value(value));
     if (!games) return std::unexpected(games.error());
     ids.insert(ids.end(), games->begin(), games->end());
@@ -41,9 +69,30 @@ std::expected<Ids, Status> games_named(const index::Store& store, char dimension
   return ids;
 }
 
+enum Colour { Any = -1, White = 0, Black = 1 };
+
+// The key a game sorts by (smaller first), with unknown values last.
+std::uint64_t sort_key(Order order, const index::GameSummary& s) {
+  constexpr std::uint64_t unknown = ~std::uint64_t(0);
+  switch (order) {
+    case Order::Date: return s.year ? s.date_number() : unknown;
+    case Order::DateDescending: return s.year ? ~std::uint64_t(s.date_number()) >> 1 : unknown;
+    case Order::Elo:
+    case Order::EloDescending: {
+      const unsigned known = (s.white_elo != 0) + (s.black_elo != 0);
+      if (!known) return unknown;
+      const std::uint64_t average = (s.white_elo + s.black_elo) / known;
+      return order == Order::Elo ? average : ~average >> 1;
+    }
+    case Order::Id: break;
+  }
+  return 0;
+}
+
 }  // namespace
 
-std::expected<Search, Status> Search::start(const index::Store& store, const Filters& filters) {
+std::expected<Search, Status> Search::start(const index::Store& store, const Filters& filters,
+                                            Order order) {
   Search search(store, filters);
   // Each index-backed filter gives its games; the smallest set is intersected first.
   std::vector<Ids> sets;
@@ -52,19 +101,50 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
     if (!ids) return std::unexpected(ids.error());
     sets.push_back(std::move(*ids));
   }
-  using index::metadata::Dimension;
-  const std::pair<const std::string*, std::pair<Dimension, std::string_view>> names[] = {
-      {&filters.player, {index::metadata::Player, ""}},
-      {&filters.white, {index::metadata::Player, std::string_view("\0", 1)}},
-      {&filters.black, {index::metadata::Player, "\1"}},
-      {&filters.event, {index::metadata::Event, ""}},
-      {&filters.site, {index::metadata::Site, ""}},
-  };
-  for (const auto& [key, where] : names) {
-    if (key->empty()) continue;
-    auto ids = games_named(store, where.first, *key, where.second);
-    if (!ids) return std::unexpected(ids.error());
+  auto add_named = [&](char dimension, int colour, const NameMatch& match) -> Status {
+    auto ids = games_named(store, dimension, colour, match);
+    if (!ids) return ids.error();
     sets.push_back(std::move(*ids));
+    return Status::ok();
+  };
+  using index::metadata::Player;
+  struct Named {
+    const std::string& key;
+    char dimension;
+    int colour;
+  };
+  for (const Named& n :
+       {Named{filters.player, Player, Any}, Named{filters.white, Player, White},
+        Named{filters.black, Player, Black}, Named{filters.event, index::metadata::Event, Any},
+        Named{filters.site, index::metadata::Site, Any}})
+    if (!n.key.empty())
+      if (Status s = add_named(n.dimension, n.colour, containing(n.key)); !s.is_ok())
+        return std::unexpected(s);
+  struct Pattern {
+    const std::shared_ptr<const re2::RE2>& pattern;
+    int colour;
+  };
+  for (const Pattern& p : {Pattern{filters.player_re, Any}, Pattern{filters.white_re, White},
+                           Pattern{filters.black_re, Black}})
+    if (p.pattern)
+      if (Status s = add_named(Player, p.colour, matching(*p.pattern)); !s.is_ok())
+        return std::unexpected(s);
+  // A winner or a loser: the games of the name in either colour, and the summary tells which
+  // colour won.
+  struct Outcome {
+    const std::string& key;
+    Ids &as_white, &as_black;
+  };
+  for (const Outcome& o : {Outcome{filters.winner, search.winner_white_, search.winner_black_},
+                           Outcome{filters.loser, search.loser_white_, search.loser_black_}}) {
+    if (o.key.empty()) continue;
+    for (auto [colour, ids] : {std::pair{White, &o.as_white}, std::pair{Black, &o.as_black}}) {
+      auto named = games_named(store, Player, colour, containing(o.key));
+      if (!named) return std::unexpected(named.error());
+      *ids = std::move(*named);
+    }
+    sets.push_back(unite(o.as_white, o.as_black));
+    search.check_summary_ = true;
   }
   for (const auto* range : {&filters.result, &filters.eco, &filters.date, &filters.plies}) {
     if (!*range) continue;
@@ -80,47 +160,92 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
       result = intersect(result, sets[i]);
     search.candidates_ = std::move(result);
   }
-  search.check_header_ = filters.min_elo || filters.max_elo;
+  search.check_summary_ |= filters.min_elo || filters.max_elo || filters.annotated;
+  if (order != Order::Id)
+    if (Status s = search.sort(order); !s.is_ok()) return std::unexpected(s);
   return search;
 }
 
-std::expected<bool, Status> Search::passes_header(std::uint32_t id) const {
-  auto game = store_->game_header(id);
-  if (!game) return std::unexpected(game.error());
-  for (std::string_view tag : {"WhiteElo", "BlackElo"}) {
-    const auto rating = number_tag(*game, tag);
-    if (!rating) return false;  // a rating filter asks for known ratings
-    if (filters_.min_elo && *rating < filters_.min_elo) return false;
-    if (filters_.max_elo && *rating > filters_.max_elo) return false;
+bool Search::passes(std::uint32_t id, const index::GameSummary& s) const {
+  for (const unsigned rating : {s.white_elo, s.black_elo}) {
+    // A rating filter asks for known ratings.
+    if ((filters_.min_elo || filters_.max_elo) && !rating) return false;
+    if (filters_.min_elo && rating < filters_.min_elo) return false;
+    if (filters_.max_elo && rating > filters_.max_elo) return false;
   }
+  if (filters_.annotated && !s.annotated) return false;
+  constexpr std::uint8_t white_won = 1, black_won = 2;
+  if (!filters_.winner.empty() && !(s.result == white_won && contains(winner_white_, id)) &&
+      !(s.result == black_won && contains(winner_black_, id)))
+    return false;
+  if (!filters_.loser.empty() && !(s.result == black_won && contains(loser_white_, id)) &&
+      !(s.result == white_won && contains(loser_black_, id)))
+    return false;
   return true;
 }
 
-std::expected<std::optional<std::uint32_t>, Status> Search::next() {
-  for (;;) {
-    std::uint32_t id;
-    if (candidates_) {
-      if (at_ >= candidates_->size()) return std::nullopt;
-      id = (*candidates_)[at_++];
-    } else {
-      if (at_ >= store_->game_count()) return std::nullopt;
-      id = std::uint32_t(++at_);
-    }
-    if (!check_header_) return id;
-    auto passes = passes_header(id);
-    if (!passes) return std::unexpected(passes.error());
-    if (*passes) return id;
+Ids Search::take_candidates(std::size_t n) {
+  Ids ids;
+  if (candidates_) {
+    const std::size_t end = std::min(candidates_->size(), at_ + n);
+    ids.assign(candidates_->begin() + std::ptrdiff_t(std::min(at_, end)),
+               candidates_->begin() + std::ptrdiff_t(end));
+    at_ = end;
+  } else {
+    const std::size_t end = std::min<std::size_t>(store_->game_count(), at_ + n);
+    for (; at_ < end; ++at_) ids.push_back(std::uint32_t(at_ + 1));
   }
+  return ids;
+}
+
+Status Search::sort(Order order) {
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed;
+  const Ids ids = take_candidates(~std::size_t(0));
+  Status s =
+      store_->for_each_summary(ids, [&](std::uint32_t id, const index::GameSummary& summary) {
+        if (!check_summary_ || passes(id, summary))
+          keyed.emplace_back(sort_key(order, summary), id);
+      });
+  if (!s.is_ok()) return s;
+  std::sort(keyed.begin(), keyed.end());
+  Ids sorted;
+  sorted.reserve(keyed.size());
+  for (const auto& [key, id] : keyed) sorted.push_back(id);
+  candidates_ = std::move(sorted);
+  at_ = 0;
+  check_summary_ = false;  // the sorted candidates passed already
+  return Status::ok();
+}
+
+std::expected<std::optional<std::uint32_t>, Status> Search::next() {
+  while (ready_at_ == ready_.size()) {
+    Ids chunk = take_candidates(chunk_);
+    if (chunk.empty()) return std::nullopt;
+    chunk_ = std::min<std::size_t>(chunk_ * 2, 16384);
+    ready_at_ = 0;
+    if (!check_summary_) {
+      ready_ = std::move(chunk);
+      continue;
+    }
+    ready_.clear();
+    Status s =
+        store_->for_each_summary(chunk, [&](std::uint32_t id, const index::GameSummary& summary) {
+          if (passes(id, summary)) ready_.push_back(id);
+        });
+    if (!s.is_ok()) return std::unexpected(s);
+  }
+  return ready_[ready_at_++];
 }
 
 std::expected<std::uint64_t, Status> Search::count() {
-  if (!check_header_) {
+  std::uint64_t n = ready_.size() - ready_at_;
+  ready_at_ = ready_.size();
+  if (!check_summary_) {
     const std::uint64_t total = candidates_ ? candidates_->size() : store_->game_count();
-    const std::uint64_t left = total - std::min<std::uint64_t>(at_, total);
+    n += total - std::min<std::uint64_t>(at_, total);
     at_ = std::size_t(total);
-    return left;
+    return n;
   }
-  std::uint64_t n = 0;
   for (;;) {
     auto id = next();
     if (!id) return std::unexpected(id.error());

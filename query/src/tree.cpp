@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "pgn/game.h"
 #include "pgn/san.h"
@@ -12,6 +13,9 @@ namespace pgndb::query {
 
 namespace {
 
+using index::GameSummary;
+using index::Status;
+
 struct Tally {
   TreeRow row;
   std::uint64_t rated = 0, elo_sum = 0;            // games with the mover's rating
@@ -19,57 +23,137 @@ struct Tally {
   std::int64_t wins_minus_losses = 0;              // over both_rated, for the mover
 };
 
+// Finds the move a game played in the root position from its summary's opening codes, replaying
+// them from the start. Most games of a popular position reach it within those codes; the others
+// are read whole.
+class OpeningWalk {
+ public:
+  explicit OpeningWalk(pgn::Key root) : root_(root) {}
+
+  enum class Outcome { Found, NeverThere, ReadTheGame };
+  // On Found, `move` is the move played (Move::none() when the game ends in the root).
+  Outcome find(const GameSummary& s, pgn::Move& move) {
+    if (!s.standard_start) return Outcome::ReadTheGame;
+    pgn::Position pos;
+    for (std::size_t ply = 0;; ++ply) {
+      if (pgn::repetition_key(pos) == root_) {
+        if (ply < s.opening_length) {
+          auto decoded = decode(pos, s.opening[ply]);
+          if (!decoded) return Outcome::ReadTheGame;
+          move = *decoded;
+          return Outcome::Found;
+        }
+        if (ply == s.plies) {
+          move = pgn::Move::none();
+          return Outcome::Found;
+        }
+        return Outcome::ReadTheGame;
+      }
+      if (ply == s.opening_length)
+        return s.opening_length == s.plies ? Outcome::NeverThere : Outcome::ReadTheGame;
+      auto decoded = decode(pos, s.opening[ply]);
+      if (!decoded) return Outcome::ReadTheGame;
+      pos.play(*decoded);
+    }
+  }
+
+ private:
+  // A code's move in `pos`, found once per position and code: the games of a tree share
+  // their first moves.
+  std::optional<pgn::Move> decode(const pgn::Position& pos, std::uint8_t code) {
+    // The Polyglot key counts an en passant square only with a pawn ready to take, as the
+    // numbering of the moves does: positions with one key number their moves alike.
+    const std::uint64_t key = pos.key() ^ (std::uint64_t(code + 1) * 0x9E3779B97F4A7C15ULL);
+    if (auto known = moves_.find(key); known != moves_.end()) return known->second;
+    auto move = index::opening_move(pos, code);
+    if (move) moves_.emplace(key, *move);
+    return move;
+  }
+
+  pgn::Key root_;
+  std::unordered_map<std::uint64_t, pgn::Move> moves_;
+};
+
+void count(Tally& t, pgn::Move move, const GameSummary& s, bool white_moves) {
+  t.row.move = move;
+  ++t.row.games;
+  int score = 0;  // for the side to move: 1 win, 0 draw, -1 loss
+  switch (s.result) {
+    case 1:
+      ++t.row.white_wins;
+      score = white_moves ? 1 : -1;
+      break;
+    case 2:
+      ++t.row.black_wins;
+      score = white_moves ? -1 : 1;
+      break;
+    case 3: ++t.row.draws; break;
+  }
+  const unsigned mover = white_moves ? s.white_elo : s.black_elo;
+  const unsigned opponent = white_moves ? s.black_elo : s.white_elo;
+  if (mover) {
+    ++t.rated;
+    t.elo_sum += mover;
+  }
+  if (mover && opponent && s.result != 0) {
+    ++t.both_rated;
+    t.opponent_sum += opponent;
+    t.wins_minus_losses += score;
+  }
+  t.row.last_year = std::max<unsigned>(t.row.last_year, s.year);
+}
+
 }  // namespace
 
-std::expected<std::vector<TreeRow>, index::Status> opening_tree(const index::Store& store,
-                                                                const Filters& filters) {
+std::expected<std::vector<TreeRow>, Status> opening_tree(const index::Store& store,
+                                                         const Filters& filters) {
   if (!filters.position)
-    return std::unexpected(index::Status::error(index::Status::Code::InvalidArgument,
-                                                "a tree needs a position (--fen or --moves)"));
+    return std::unexpected(
+        Status::error(Status::Code::InvalidArgument, "a tree needs a position (--fen or --moves)"));
   const pgn::Position& root = *filters.position;
   const pgn::Key key = pgn::repetition_key(root);
   const bool white_moves = root.side_to_move() == pgn::White;
   auto search = Search::start(store, filters);
   if (!search) return std::unexpected(search.error());
-  std::map<std::uint16_t, Tally> by_move;  // by Move::raw()
-  for (;;) {
-    auto id = search->next();
-    if (!id) return std::unexpected(id.error());
-    if (!*id) break;
-    auto game = store.game(**id);
+
+  std::unordered_map<std::uint16_t, Tally> by_move;  // by Move::raw()
+  OpeningWalk walk(key);
+  std::vector<std::uint32_t> chunk;
+  std::vector<std::pair<std::uint32_t, GameSummary>> to_read;  // found in the games themselves
+  for (bool more = true; more;) {
+    chunk.clear();
+    while (chunk.size() < 16384) {
+      auto id = search->next();
+      if (!id) return std::unexpected(id.error());
+      if (!*id) {
+        more = false;
+        break;
+      }
+      chunk.push_back(**id);
+    }
+    Status s = store.for_each_summary(chunk, [&](std::uint32_t id, const GameSummary& summary) {
+      pgn::Move move;
+      switch (walk.find(summary, move)) {
+        case OpeningWalk::Outcome::Found:
+          count(by_move[move.raw()], move, summary, white_moves);
+          break;
+        case OpeningWalk::Outcome::ReadTheGame: to_read.emplace_back(id, summary); break;
+        case OpeningWalk::Outcome::NeverThere:  // the index's 40 bits matched another position
+          break;
+      }
+    });
+    if (!s.is_ok()) return std::unexpected(s);
+  }
+  for (const auto& [id, summary] : to_read) {
+    auto game = store.game(id);
     if (!game) return std::unexpected(game.error());
     // The move played at the first ply at which the game stands in the position.
     const auto ply = first_ply_at(*game, key);
-    std::optional<pgn::Move> next;
-    if (ply) next = *ply < game->moves.size() ? game->moves[*ply].move : pgn::Move::none();
-    if (!next) continue;  // the index's 40 bits matched another position
-    Tally& t = by_move[next->raw()];
-    t.row.move = *next;
-    ++t.row.games;
-    int score = 0;  // for the side to move: 1 win, 0 draw, -1 loss
-    if (game->result == "1-0") {
-      ++t.row.white_wins;
-      score = white_moves ? 1 : -1;
-    } else if (game->result == "0-1") {
-      ++t.row.black_wins;
-      score = white_moves ? -1 : 1;
-    } else if (game->result == "1/2-1/2") {
-      ++t.row.draws;
-    }
-    const auto mover = number_tag(*game, white_moves ? "WhiteElo" : "BlackElo");
-    const auto opponent = number_tag(*game, white_moves ? "BlackElo" : "WhiteElo");
-    if (mover) {
-      ++t.rated;
-      t.elo_sum += *mover;
-    }
-    if (mover && opponent && game->result != "*") {
-      ++t.both_rated;
-      t.opponent_sum += *opponent;
-      t.wins_minus_losses += score;
-    }
-    if (auto year = number_tag(*game, "Date", 4))
-      t.row.last_year = std::max(t.row.last_year, *year);
+    if (!ply) continue;  // the index's 40 bits matched another position
+    const pgn::Move move = *ply < game->moves.size() ? game->moves[*ply].move : pgn::Move::none();
+    count(by_move[move.raw()], move, summary, white_moves);
   }
+
   std::vector<TreeRow> rows;
   for (auto& [raw, t] : by_move) {
     TreeRow row = t.row;

@@ -37,9 +37,12 @@ namespace pgndb::index {
 // Appends the stored form of `game` to `out`. Every move in `game` must be legal (as the
 // replay visitor makes them). With `main_line_keys`, the pgn::repetition_key of every
 // main-line position (the start and the end included) is appended to it: the encoder plays
-// those moves anyway, and the position index needs the keys.
+// those moves anyway, and the position index needs the keys. With `opening_codes`, the first
+// `opening_plies` main-line moves' codes (0..250) are appended to it, as GameSummary keeps
+// them: up to the first move written in a longer form (a null move, an index above 250).
 void encode_game(const pgn::GameRecord& game, std::string& out,
-                 std::vector<pgn::Key>* main_line_keys = nullptr);
+                 std::vector<pgn::Key>* main_line_keys = nullptr,
+                 std::string* opening_codes = nullptr, std::size_t opening_plies = 0);
 
 // Reads a stored game; Corruption when the bytes are not a game this version wrote.
 [[nodiscard]] std::expected<pgn::GameRecord, Status> decode_game(std::string_view bytes);

@@ -16,7 +16,6 @@ enum Dimension : char {
   Date = 'd',    // year (2 bytes), month, day; 0 for each unknown (`??`) part
   Result = 'r',  // 0 `*`, 1 `1-0`, 2 `0-1`, 3 `1/2-1/2`
   Eco = 'o',     // the three characters of the ECO code (A00..E99)
-  Rating = 'w',  // Elo (2 bytes), colour (0 White, 1 Black)
   Plies = 'n',   // main-line plies (2 bytes, at most 65535)
 };
 

@@ -27,6 +27,8 @@ struct PreparedGame {
   // Names the game for duplicate detection: a hash of the main line's moves, the White and Black
   // tags, the date and the result (the same game from two sources has all five the same).
   std::uint64_t fingerprint = 0;
+  // The game's summary in its stored form (game_summary.h).
+  std::string summary;
 };
 
 [[nodiscard]] PreparedGame prepare_game(const pgn::GameRecord& game);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <expected>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -12,13 +13,14 @@
 
 #include "pgn/game_record.h"
 #include "pgn/reader.h"
+#include "pgndb/index/game_summary.h"
 #include "pgndb/index/prepared_game.h"
 #include "pgndb/index/status.h"
 
 namespace pgndb::index {
 
 // Bumped whenever the key or value layout of any column family changes (docs/storage.md).
-inline constexpr std::uint32_t schema_version = 5;
+inline constexpr std::uint32_t schema_version = 6;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path
@@ -151,11 +153,18 @@ class Store {
   // id) in [from, to): one range scan of the metadata index.
   [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_with_keys(
       std::string_view from, std::string_view to) const;
-  // The distinct values of a metadata dimension whose keys start with `prefix` (the dimension
-  // byte and the start of the value): the keys without their game ids, in key order. One seek
-  // per value, past all its games.
-  [[nodiscard]] std::expected<std::vector<std::string>, Status> metadata_values(
-      std::string_view prefix) const;
+  // The summary of game `id` (game_summary.h).
+  [[nodiscard]] std::expected<GameSummary, Status> summary(std::uint32_t id) const;
+  // Calls `each(id, summary)` for each of `ids` (ascending), in one pass over the summaries:
+  // a search reads those of thousands of games at once.
+  [[nodiscard]] Status for_each_summary(
+      const std::vector<std::uint32_t>& ids,
+      const std::function<void(std::uint32_t, const GameSummary&)>& each) const;
+  // The distinct values of a name dimension (metadata::Player, Event or Site) as metadata keys
+  // without the game id (the dimension byte, the normalised name, 0, and for players the
+  // colour), in key order. Read from the names family once per store, then kept.
+  using NameList = std::shared_ptr<const std::vector<std::string>>;
+  [[nodiscard]] std::expected<NameList, Status> name_values(char dimension) const;
 
   // Every main-line occurrence of `position` (compared by pgn::repetition_key: placement, side,
   // castling rights, en passant only where a capture is legal), in game order. Transpositions

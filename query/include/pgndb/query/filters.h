@@ -5,24 +5,32 @@
 
 #include <cstdint>
 #include <expected>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "pgn/position.h"
 
+namespace re2 {
+class RE2;
+}
+
 namespace pgndb::query {
 
 // The filters as written on the command line; an empty string or 0 is "not given".
 struct FilterText {
-  std::string fen, moves;                 // a position, or moves from the start
-  std::string player, white, black;       // name searches
-  std::string result;                     // 1-0, 0-1, 1/2-1/2, *
-  std::string eco;                        // B90 or B90-B99
-  std::string event, site;                // text searches
-  std::string date;                       // 1985, 1985..1995, 1985.03.01..1985.12.31
-  unsigned min_elo = 0, max_elo = 0;      // both players
-  unsigned min_plies = 0, max_plies = 0;  // main-line plies
+  std::string fen, moves;                     // a position, or moves from the start
+  std::string player, white, black;           // name searches
+  std::string player_re, white_re, black_re;  // regular expressions (re2) over names
+  std::string winner, loser;                  // a player's wins, losses (name searches)
+  std::string result;                         // 1-0, 0-1, 1/2-1/2, *
+  std::string eco;                            // B90 or B90-B99
+  std::string event, site;                    // text searches
+  std::string date;                           // 1985, 1985..1995, 1985.03.01..1985.12.31
+  unsigned min_elo = 0, max_elo = 0;          // both players
+  unsigned min_plies = 0, max_plies = 0;      // main-line plies
+  bool annotated = false;                     // only games with comments or variations
 };
 
 // An inclusive range of a metadata value, as metadata index keys without the game id.
@@ -35,9 +43,12 @@ struct Filters {
   // Names (players, event, site) are compared as "search keys": normalised (index/names.h),
   // then only letters and digits kept, so that "Kasparov, Garry", "Kasparov,G" and
   // "Kasparov G." all contain "kasparovg".
-  std::string player, white, black, event, site;
+  std::string player, white, black, event, site, winner, loser;
+  // Regular expressions matched (anywhere, case-insensitively) against normalised names.
+  std::shared_ptr<const re2::RE2> player_re, white_re, black_re;
   std::optional<KeyRange> result, eco, date, plies;
   unsigned min_elo = 0, max_elo = 0;
+  bool annotated = false;
 };
 
 // Checks and converts; a message naming the option and what is wrong otherwise (a malformed FEN,

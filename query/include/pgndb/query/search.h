@@ -1,7 +1,8 @@
-// A search over a database: the games that pass every filter, in id order, one at a time. The
-// planner asks the indexes that can answer a filter (position, names, result, ECO, date,
-// plies), starting from the most selective, intersects their answers, and checks what no
-// index answers (ratings) on each candidate game's header.
+// A search over a database: the games that pass every filter, one at a time. The planner asks
+// the indexes that can answer a filter (position, names, result, ECO, date, plies), starting
+// from the most selective, intersects their answers, and checks what no index answers
+// (ratings, annotations, a winner's or a loser's colour) on the candidates' summaries, read a
+// chunk at a time.
 #pragma once
 
 #include <cstdint>
@@ -9,18 +10,24 @@
 #include <optional>
 #include <vector>
 
-#include "pgn/game_record.h"
+#include "pgndb/index/game_summary.h"
 #include "pgndb/index/status.h"
 #include "pgndb/index/store.h"
 #include "pgndb/query/filters.h"
 
 namespace pgndb::query {
 
+// The order in which a search gives its games. Games without the value sorted by (no known
+// year, no rating) come last in either direction; ties are in id order.
+enum class Order { Id, Date, DateDescending, Elo, EloDescending };
+
 class Search {
  public:
-  // Plans the search; the store must outlive it.
+  // Plans the search; the store must outlive it. An order other than Id reads the summaries
+  // of all the candidates before the first game is given.
   [[nodiscard]] static std::expected<Search, index::Status> start(const index::Store& store,
-                                                                  const Filters& filters);
+                                                                  const Filters& filters,
+                                                                  Order order = Order::Id);
 
   // The id of the next game that passes, or nothing at the end.
   [[nodiscard]] std::expected<std::optional<std::uint32_t>, index::Status> next();
@@ -28,15 +35,27 @@ class Search {
   [[nodiscard]] std::expected<std::uint64_t, index::Status> count();
 
  private:
+  using Ids = std::vector<std::uint32_t>;
   Search(const index::Store& store, const Filters& filters) : store_(&store), filters_(filters) {}
-  [[nodiscard]] std::expected<bool, index::Status> passes_header(std::uint32_t id) const;
+  // Whether a candidate passes the filters its summary answers.
+  bool passes(std::uint32_t id, const index::GameSummary& summary) const;
+  // The next candidates (at most `n`), in order.
+  Ids take_candidates(std::size_t n);
+  [[nodiscard]] index::Status sort(Order order);
 
   const index::Store* store_;
   Filters filters_;
-  // Candidates from the indexes, ascending; without any, every game 1..game_count().
-  std::optional<std::vector<std::uint32_t>> candidates_;
-  std::size_t at_ = 0;         // next candidate (index into candidates_, or id - 1)
-  bool check_header_ = false;  // a filter needs each candidate's header
+  // Candidates from the indexes, ascending (or in the order asked); without any, every game
+  // 1..game_count().
+  std::optional<Ids> candidates_;
+  std::size_t at_ = 0;          // next candidate (index into candidates_, or id - 1)
+  bool check_summary_ = false;  // a filter needs each candidate's summary
+  // The games a name matched as White and as Black, for --winner and --loser (ascending).
+  Ids winner_white_, winner_black_, loser_white_, loser_black_;
+  // Candidates that passed, not given yet.
+  Ids ready_;
+  std::size_t ready_at_ = 0;
+  std::size_t chunk_ = 256;  // candidates checked at once, growing while the search goes on
 };
 
 }  // namespace pgndb::query

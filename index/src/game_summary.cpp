@@ -1,0 +1,68 @@
+#include "pgndb/index/game_summary.h"
+
+#include "move_index.h"
+#include "pgn/movegen.h"
+
+namespace pgndb::index {
+
+namespace {
+
+// The first byte: the result in bits 0-1, then flags.
+enum : std::uint8_t { Annotated = 1 << 2, SetUpStart = 1 << 3, KnownBits = 0x0F };
+constexpr std::size_t fixed_size = 11;
+
+void put16(std::string& out, unsigned v) {
+  out += char(v >> 8);
+  out += char(v);
+}
+unsigned get16(std::string_view in, std::size_t at) {
+  return unsigned(std::uint8_t(in[at])) << 8 | std::uint8_t(in[at + 1]);
+}
+
+}  // namespace
+
+void encode_summary(const GameSummary& summary, std::string& out) {
+  out += char((summary.result & 3) | (summary.annotated ? Annotated : 0) |
+              (summary.standard_start ? 0 : SetUpStart));
+  put16(out, summary.year);
+  out += char(summary.month);
+  out += char(summary.day);
+  put16(out, summary.white_elo);
+  put16(out, summary.black_elo);
+  put16(out, summary.plies);
+  out.append(reinterpret_cast<const char*>(summary.opening.data()), summary.opening_length);
+}
+
+std::expected<GameSummary, Status> decode_summary(std::string_view bytes) {
+  if (bytes.size() < fixed_size || bytes.size() > fixed_size + GameSummary::opening_plies ||
+      (std::uint8_t(bytes[0]) & ~KnownBits))
+    return std::unexpected(Status::error(Status::Code::Corruption, "game summary damaged"));
+  GameSummary summary;
+  const auto first = std::uint8_t(bytes[0]);
+  summary.result = first & 3;
+  summary.annotated = first & Annotated;
+  summary.standard_start = !(first & SetUpStart);
+  summary.year = std::uint16_t(get16(bytes, 1));
+  summary.month = std::uint8_t(bytes[3]);
+  summary.day = std::uint8_t(bytes[4]);
+  summary.white_elo = std::uint16_t(get16(bytes, 5));
+  summary.black_elo = std::uint16_t(get16(bytes, 7));
+  summary.plies = std::uint16_t(get16(bytes, 9));
+  summary.opening_length = std::uint8_t(bytes.size() - fixed_size);
+  if (summary.opening_length > summary.plies)
+    return std::unexpected(Status::error(Status::Code::Corruption, "game summary damaged"));
+  for (std::size_t i = 0; i < summary.opening_length; ++i)
+    summary.opening[i] = std::uint8_t(bytes[fixed_size + i]);
+  return summary;
+}
+
+std::optional<pgn::Move> opening_move(const pgn::Position& pos, std::uint8_t code) {
+  const std::optional<pgn::Move> move = pseudo_legal_move_at(pos, code);
+  if (!move) return std::nullopt;
+  // A pseudo-legal move may leave the king attacked: only a legal one is played.
+  const pgn::MoveList legal = pgn::legal_moves(pos);
+  if (!legal.contains(*move)) return std::nullopt;
+  return move;
+}
+
+}  // namespace pgndb::index
