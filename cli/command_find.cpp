@@ -1,4 +1,5 @@
 // pgndb find: the games that pass the filters, as a table, PGN, JSON lines or a count.
+#include <algorithm>
 #include <iostream>
 #include <string>
 
@@ -46,7 +47,9 @@ void declare_find(po::options_description& options, po::positional_options_descr
   options.add_options()("db", po::value<std::string>()->required(), "database directory")(
       "format", po::value<std::string>()->default_value("table"), "table, pgn, json or count")(
       "limit", po::value<std::uint64_t>()->default_value(0), "at most N games (0: all)")(
-      "offset", po::value<std::uint64_t>()->default_value(0), "skip the first N games");
+      "offset", po::value<std::uint64_t>()->default_value(0), "skip the first N games")(
+      "sort", po::value<std::string>()->default_value("id"),
+      "id, date, -date, elo or -elo (average rating; - for descending)");
   declare_filters(options);
 }
 
@@ -56,11 +59,24 @@ int run_find(const po::variables_map& vm) {
     std::cerr << "pgndb find: --format: '" << format << "' is not table, pgn, json or count\n";
     return Usage;
   }
+  static const std::pair<std::string_view, query::Order> orders[] = {
+      {"id", query::Order::Id},
+      {"date", query::Order::Date},
+      {"-date", query::Order::DateDescending},
+      {"elo", query::Order::Elo},
+      {"-elo", query::Order::EloDescending}};
+  const std::string sort = vm["sort"].as<std::string>();
+  const auto order = std::find_if(std::begin(orders), std::end(orders),
+                                  [&](const auto& o) { return o.first == sort; });
+  if (order == std::end(orders)) {
+    std::cerr << "pgndb find: --sort: '" << sort << "' is not id, date, -date, elo or -elo\n";
+    return Usage;
+  }
   auto selection = open_selection(vm, filter_text(vm), "find");
   if (!selection) return Usage;
   const index::Store* store = &selection->store;
   const query::Filters* filters = &selection->filters;
-  auto search = query::Search::start(*store, *filters);
+  auto search = query::Search::start(*store, *filters, order->second);
   if (!search) {
     std::cerr << "pgndb find: " << search.error().message() << '\n';
     return Usage;

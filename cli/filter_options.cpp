@@ -9,8 +9,13 @@ void declare_filters(po::options_description& options) {
       "moves", po::value<std::string>(), "games that reach the position after these moves")(
       "player", po::value<std::string>(), "a player's name, either colour")(
       "white", po::value<std::string>(), "White's name")(
-      "black", po::value<std::string>(), "Black's name")("result", po::value<std::string>(),
-                                                         "1-0, 0-1, 1/2-1/2 or *")(
+      "black", po::value<std::string>(), "Black's name")("player-re", po::value<std::string>(),
+                                                         "regular expression over players' names")(
+      "white-re", po::value<std::string>(), "regular expression over White's name")(
+      "black-re", po::value<std::string>(), "regular expression over Black's name")(
+      "winner", po::value<std::string>(), "games this player won")(
+      "loser", po::value<std::string>(), "games this player lost")(
+      "result", po::value<std::string>(), "1-0, 0-1, 1/2-1/2 or *")(
       "eco", po::value<std::string>(), "ECO code or range: B90, B90-B99")(
       "event", po::value<std::string>(), "text in the event")("site", po::value<std::string>(),
                                                               "text in the site")(
@@ -18,7 +23,8 @@ void declare_filters(po::options_description& options) {
       "min-elo", po::value<unsigned>(), "both players rated at least N")(
       "max-elo", po::value<unsigned>(), "both players rated at most N")(
       "min-plies", po::value<unsigned>(), "main line of at least N plies")(
-      "max-plies", po::value<unsigned>(), "main line of at most N plies");
+      "max-plies", po::value<unsigned>(), "main line of at most N plies")(
+      "annotated", po::bool_switch(), "games with comments or variations");
 }
 
 query::FilterText filter_text(const po::variables_map& vm) {
@@ -34,6 +40,11 @@ query::FilterText filter_text(const po::variables_map& vm) {
   text("player", t.player);
   text("white", t.white);
   text("black", t.black);
+  text("player-re", t.player_re);
+  text("white-re", t.white_re);
+  text("black-re", t.black_re);
+  text("winner", t.winner);
+  text("loser", t.loser);
   text("result", t.result);
   text("eco", t.eco);
   text("event", t.event);
@@ -43,6 +54,7 @@ query::FilterText filter_text(const po::variables_map& vm) {
   number("max-elo", t.max_elo);
   number("min-plies", t.min_plies);
   number("max-plies", t.max_plies);
+  t.annotated = vm.count("annotated") && vm["annotated"].as<bool>();
   return t;
 }
 
