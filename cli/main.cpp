@@ -27,11 +27,13 @@ void declare_find(po::options_description&, po::positional_options_description&)
 int run_find(const po::variables_map&);
 void declare_export(po::options_description&, po::positional_options_description&);
 int run_export(const po::variables_map&);
+void declare_show(po::options_description&, po::positional_options_description&);
+int run_show(const po::variables_map&);
 void declare_tree(po::options_description&, po::positional_options_description&);
 int run_tree(const po::variables_map&);
 
 std::span<const Command> commands() {
-  static const std::array<Command, 9> all = {{
+  static const std::array<Command, 10> all = {{
       {"check", "replay every game and report each problem as FILE:LINE:COL", "pgndb check FILE...",
        declare_check, run_check},
       {"normalize", "rewrite games in PGN export format (canonical SAN, NAGs, 80 columns)",
@@ -43,10 +45,13 @@ std::span<const Command> commands() {
       {"stats", "what a database holds: games, rejects, positions, players, dates, bytes",
        "pgndb stats --db DIR [--json]", declare_stats, run_stats},
       {"find", "the games that pass the filters (position, players, result, ECO, date, ...)",
-       "pgndb find --db DIR [filters] [--format table|pgn|json|count] [--limit N] [--offset N]",
+       "pgndb find --db DIR [filters] [--format table|pgn|json|count] [--limit N] [--offset N]\n"
+       "           [--sort id|date|-date|elo|-elo]",
        declare_find, run_find},
       {"export", "write the games that pass the filters as PGN (.pgn.zst compressed)",
        "pgndb export --db DIR [filters] [-o OUT]", declare_export, run_export},
+      {"show", "one game as PGN, and its board at a ply as a diagram (--svg: a drawing)",
+       "pgndb show --db DIR ID [--ply N] [--svg FILE] [--flip]", declare_show, run_show},
       {"tree", "the opening explorer: every move played from a position, and how it scored",
        "pgndb tree --db DIR [--fen FEN | --moves \"...\"] [filters] [--json]", declare_tree,
        run_tree},
