@@ -88,6 +88,12 @@ std::string tag(std::map<std::string, std::string>& g, const std::string& name) 
   return it == g.end() ? std::string() : it->second;
 }
 
+// A rating tag's value, or `none` unless it is all digits ("2690:2222" is not a rating).
+int strict_rating(const std::string& text, int none) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return none;
+  return std::atoi(text.c_str());
+}
+
 // pgn-extract's FEN (placement, side to move, castling) after every main-line move of each
 // game of the slice, in file order. pgn-extract wraps its lines, comments included: each
 // game's text is joined before its comments are read.
@@ -168,7 +174,7 @@ TEST_CASE("find counts match the source's tags, filter by filter") {
   CHECK(s.count("--event olympiad") == s.expected([&](auto& g) {
     return squash(tag(g, "Event")).find("olympiad") != std::string::npos;
   }));
-  auto rating = [](const std::string& text) { return text.empty() ? -1 : std::atoi(text.c_str()); };
+  auto rating = [](const std::string& text) { return strict_rating(text, -1); };
   CHECK(s.count("--min-elo 2700") == s.expected([&](auto& g) {
     return rating(tag(g, "WhiteElo")) >= 2700 && rating(tag(g, "BlackElo")) >= 2700;
   }));
@@ -176,6 +182,34 @@ TEST_CASE("find counts match the source's tags, filter by filter") {
     const int w = rating(tag(g, "WhiteElo")), b = rating(tag(g, "BlackElo"));
     return w >= 2500 && w <= 2600 && b >= 2500 && b <= 2600;
   }));
+  // Regular expressions over the names: the rule of docs/query.md (normalised: lower case, `, `
+  // after a comma) read here as a case-insensitive pattern that allows both spacings.
+  const std::regex two_players("^(tal|kasparov), ?[mg]", std::regex::icase);
+  auto named = [&](auto& g, const char* colour) {
+    return std::regex_search(tag(g, colour), two_players);
+  };
+  CHECK(s.count("--player-re '^(tal|kasparov), ?[mg]'") ==
+        s.expected([&](auto& g) { return named(g, "White") || named(g, "Black"); }));
+  CHECK(s.count("--white-re '^(tal|kasparov), ?[mg]'") ==
+        s.expected([&](auto& g) { return named(g, "White"); }));
+  CHECK(s.count("--black-re '^(TAL|Kasparov), ?[mg]'") ==
+        s.expected([&](auto& g) { return named(g, "Black"); }));
+  // A player's wins and losses, in either colour.
+  for (const char* name : {"kasparov", "tal, m"}) {
+    INFO(name);
+    const std::string key = squash(name);
+    auto plays = [&](auto& g, const char* colour) {
+      return squash(tag(g, colour)).find(key) != std::string::npos;
+    };
+    CHECK(s.count("--winner '" + std::string(name) + "'") == s.expected([&](auto& g) {
+      return (plays(g, "White") && tag(g, "Result") == "1-0") ||
+             (plays(g, "Black") && tag(g, "Result") == "0-1");
+    }));
+    CHECK(s.count("--loser '" + std::string(name) + "'") == s.expected([&](auto& g) {
+      return (plays(g, "White") && tag(g, "Result") == "0-1") ||
+             (plays(g, "Black") && tag(g, "Result") == "1-0");
+    }));
+  }
   // Filters combine with AND.
   CHECK(s.count("--white kasparov --result 1-0 --date 1980..1989") == s.expected([&](auto& g) {
     const std::string year = tag(g, "Date").substr(0, 4);
@@ -216,7 +250,8 @@ TEST_CASE("a bad filter value is a one-line error and exit code 2") {
        {"--fen 'not a fen'", "--moves '1.e4 e5 2.Ke3'", "--eco B99-B90", "--eco Z12",
         "--date 1995..1985", "--date 19x5", "--min-elo 2700 --max-elo 2600",
         "--min-plies 80 --max-plies 40", "--result 2-0", "--format xml", "--player ' , . '",
-        "--fen '8/8/8/8/8/8/8/8 w - - 0 1' --moves e4"}) {
+        "--fen '8/8/8/8/8/8/8/8 w - - 0 1' --moves e4", "--player-re '(kasparov'", "--sort age",
+        "--winner ' '"}) {
     INFO(args);
     auto r = run_command(std::string(PGNDB_BINARY) + " find --db '" + s.db.string() + "' " + args +
                          " 2>&1");
@@ -278,27 +313,65 @@ TEST_CASE("each row of the opening tree summarises the games pgn-extract says pl
   Slice& s = the_slice();
   const auto boards = pgn_extract_boards();
   REQUIRE(boards.size() == s.games.size());
-  for (const std::string moves : {"1.e4 c5", "1.d4 Nf6 2.c4 e6"}) {
-    INFO(moves);
-    const std::string root = board_after(s.tmp.path(), moves);
-    // Per board after the move: games, and white wins / draws / black wins from the tags.
-    std::map<std::string, std::array<long, 4>> expected;
+  auto rating = [](const std::string& text) { return strict_rating(text, 0); };
+  struct Case {
+    std::string moves, filters;
+    std::function<bool(std::map<std::string, std::string>&)> keep;
+  };
+  const Case cases[] = {
+      {"1.e4 c5", "", nullptr},
+      {"1.d4 Nf6 2.c4 e6", "", nullptr},
+      // Reached by 1.c4 g6 too: the tree counts transpositions.
+      {"1.d4 Nf6 2.c4 g6 3.Nc3 Bg7", "", nullptr},
+      // Past the 16 moves a summary keeps: the games themselves are read.
+      {"1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 4.Ba4 Nf6 5.O-O Be7 6.Re1 b5 7.Bb3 d6 8.c3 O-O 9.h3", "",
+       nullptr},
+      // With filters: only the games that pass count.
+      {"1.e4 c5", "--min-elo 2600",
+       [&](auto& g) {
+         return rating(tag(g, "WhiteElo")) >= 2600 && rating(tag(g, "BlackElo")) >= 2600;
+       }},
+      {"1.d4 Nf6 2.c4 e6", "--player kasparov",
+       [&](auto& g) {
+         return squash(tag(g, "White") + " " + tag(g, "Black")).find("kasparov") !=
+                std::string::npos;
+       }},
+  };
+  for (const Case& c : cases) {
+    INFO(c.moves << " " << c.filters);
+    const std::string root = board_after(s.tmp.path(), c.moves);
+    const bool white_moves = root.find(" w ") != std::string::npos;
+    // Per board after the move: games, white wins, draws, black wins from the tags; the sum
+    // and count of the mover's ratings; the last year.
+    struct Expected {
+      std::array<long, 4> results{};
+      long elo_sum = 0, rated = 0, last_year = 0;
+    };
+    std::map<std::string, Expected> expected;
     for (std::size_t g = 0; g < boards.size(); ++g) {
+      if (c.keep && !c.keep(s.games[g])) continue;
       const auto at = std::find(boards[g].begin(), boards[g].end(), root);
       if (at == boards[g].end() || at + 1 == boards[g].end()) continue;
       auto& row = expected[*(at + 1)];
-      ++row[0];
+      ++row.results[0];
       const std::string result = tag(s.games[g], "Result");
-      row[1] += result == "1-0";
-      row[2] += result == "1/2-1/2";
-      row[3] += result == "0-1";
+      row.results[1] += result == "1-0";
+      row.results[2] += result == "1/2-1/2";
+      row.results[3] += result == "0-1";
+      if (const int elo = rating(tag(s.games[g], white_moves ? "WhiteElo" : "BlackElo"))) {
+        row.elo_sum += elo;
+        ++row.rated;
+      }
+      const std::string year = tag(s.games[g], "Date").substr(0, 4);
+      if (year.size() == 4 && year.find('?') == std::string::npos)
+        row.last_year = std::max<long>(row.last_year, std::stol(year));
     }
-    REQUIRE(expected.size() > 2);
+    REQUIRE(expected.size() >= 2);
     auto r = run_command(std::string(PGNDB_BINARY) + " tree --db '" + s.db.string() +
-                         "' --json --moves '" + moves + "'");
+                         "' --json --moves '" + c.moves + "' " + c.filters);
     REQUIRE(r.exit_code == 0);
     static const std::regex row_json(
-        R"re(\{"move": "([^"]+)", "games": (\d+), "white_wins": (\d+), "draws": (\d+), "black_wins": (\d+))re");
+        R"re(\{"move": "([^"]+)", "games": (\d+), "white_wins": (\d+), "draws": (\d+), "black_wins": (\d+), "average_elo": (\d+), "performance": \d+, "last_year": (\d+))re");
     std::size_t rows = 0;
     long previous = std::numeric_limits<long>::max();
     for (std::sregex_iterator m(r.out.begin(), r.out.end(), row_json), end; m != end; ++m, ++rows) {
@@ -308,10 +381,186 @@ TEST_CASE("each row of the opening tree summarises the games pgn-extract says pl
                                        std::stol((*m)[4].str()), std::stol((*m)[5].str())};
       CHECK(got[0] <= previous);  // most played first
       previous = got[0];
-      const std::string after = board_after(s.tmp.path(), moves + " " + san);
+      const std::string after = board_after(s.tmp.path(), c.moves + " " + san);
       REQUIRE(expected.count(after));
-      CHECK(got == expected[after]);
+      const Expected& e = expected[after];
+      CHECK(got == e.results);
+      CHECK(std::stol((*m)[6].str()) == (e.rated ? e.elo_sum / e.rated : 0));
+      CHECK(std::stol((*m)[7].str()) == e.last_year);
     }
     CHECK(rows == expected.size());
   }
+}
+
+TEST_CASE("find --sort orders by date or rating, the games staying the same") {
+  Slice& s = the_slice();
+  auto ids_and_dates = [&](const std::string& sort) {
+    const std::string out = s.find("--player kasparov --format json --sort " + sort);
+    static const std::regex line(R"re(\{"id": (\d+).*?"Date": "([^"]*)".*?\n)re");
+    std::vector<std::pair<long, std::string>> rows;
+    for (std::sregex_iterator m(out.begin(), out.end(), line), end; m != end; ++m)
+      rows.emplace_back(std::stol((*m)[1].str()), (*m)[2].str());
+    return rows;
+  };
+  const auto by_id = ids_and_dates("id"), by_date = ids_and_dates("date"),
+             newest = ids_and_dates("-date");
+  REQUIRE(by_id.size() == std::size_t(s.count("--player kasparov")));
+  CHECK(std::is_sorted(by_id.begin(), by_id.end()));
+  auto same_games = [&](auto rows) {
+    std::sort(rows.begin(), rows.end());
+    return rows == by_id;
+  };
+  CHECK(same_games(by_date));
+  CHECK(same_games(newest));
+  // Known years in order, unknown ones last, in either direction.
+  // A date as it sorts: unknown month or day before the known ones, an unknown year last.
+  auto year = [](std::string date) {
+    if (date.substr(0, 4).find('?') != std::string::npos) return std::string("~");
+    std::replace(date.begin(), date.end(), '?', '0');
+    return date;
+  };
+  CHECK(std::is_sorted(by_date.begin(), by_date.end(),
+                       [&](auto& a, auto& b) { return year(a.second) < year(b.second); }));
+  std::vector<std::pair<long, std::string>> known(newest.begin(), newest.end());
+  const auto first_unknown =
+      std::find_if(known.begin(), known.end(), [&](auto& r) { return year(r.second) == "~"; });
+  CHECK(std::all_of(first_unknown, known.end(), [&](auto& r) { return year(r.second) == "~"; }));
+  CHECK(std::is_sorted(known.begin(), first_unknown,
+                       [&](auto& a, auto& b) { return year(a.second) > year(b.second); }));
+  // By rating: the average of both ratings, highest first.
+  const std::string out = s.find("--min-elo 2000 --format json --sort -elo --limit 300");
+  static const std::regex ratings(R"re("WhiteElo": "(\d+)".*?"BlackElo": "(\d+)")re");
+  std::vector<int> averages;
+  for (std::sregex_iterator m(out.begin(), out.end(), ratings), end; m != end; ++m)
+    averages.push_back((std::stoi((*m)[1].str()) + std::stoi((*m)[2].str())) / 2);
+  REQUIRE(averages.size() == 300);
+  CHECK(std::is_sorted(averages.rbegin(), averages.rend()));
+  // The top one is the best-rated pair in the source.
+  int best = 0;
+  for (auto& g : s.games)
+    if (!tag(g, "WhiteElo").empty() && !tag(g, "BlackElo").empty())
+      best = std::max(best, (std::stoi(tag(g, "WhiteElo")) + std::stoi(tag(g, "BlackElo"))) / 2);
+  CHECK(averages.front() == best);
+}
+
+TEST_CASE("show draws the board pgn-extract reaches at that ply, as text and as SVG") {
+  Slice& s = the_slice();
+  const auto boards = pgn_extract_boards();
+  REQUIRE(boards.size() == s.games.size());
+  for (const std::size_t id : {std::size_t(1), std::size_t(777), s.games.size()}) {
+    const auto& game = boards[id - 1];
+    REQUIRE(game.size() > 10);
+    for (const std::size_t ply : {std::size_t(1), std::size_t(10), game.size()}) {
+      INFO("game " << id << " ply " << ply);
+      const fs::path svg = s.tmp / "board.svg";
+      auto r = run_command(std::string(PGNDB_BINARY) + " show --db '" + s.db.string() + "' " +
+                           std::to_string(id) + " --ply " + std::to_string(ply) + " --svg '" +
+                           svg.string() + "'");
+      REQUIRE(r.exit_code == 0);
+      // pgn-extract's FEN after `ply` moves: placement, side to move, castling.
+      const std::string& board = game[ply - 1];
+      CHECK(r.out.find("\nFEN: " + board + " ") != std::string::npos);
+      // The drawing, read back square by square, has the same placement.
+      const std::string drawing = pgndb::test::read_file(svg);
+      static const std::regex piece(
+          R"re(data-square="([a-h])([1-8])" data-piece="([PNBRQKpnbrqk])")re");
+      char squares[8][8] = {};
+      for (std::sregex_iterator m(drawing.begin(), drawing.end(), piece), end; m != end; ++m)
+        squares[std::size_t((*m)[2].str()[0] - '1') & 7][std::size_t((*m)[1].str()[0] - 'a') & 7] =
+            (*m)[3].str()[0];
+      std::string placement;
+      for (int rank = 7; rank >= 0; --rank) {
+        int empty = 0;
+        for (int file = 0; file < 8; ++file) {
+          if (!squares[rank][file]) {
+            ++empty;
+            continue;
+          }
+          if (empty) placement += char('0' + empty);
+          empty = 0;
+          placement += squares[rank][file];
+        }
+        if (empty) placement += char('0' + empty);
+        if (rank) placement += '/';
+      }
+      CHECK(placement == board.substr(0, board.find(' ')));
+    }
+    // The PGN shown is the game as export writes it.
+    auto r = run_command(std::string(PGNDB_BINARY) + " show --db '" + s.db.string() + "' " +
+                         std::to_string(id));
+    REQUIRE(r.exit_code == 0);
+    const std::string pgn =
+        s.find("--format pgn --offset " + std::to_string(id - 1) + " --limit 1");
+    CHECK(r.out.rfind(pgn, 0) == 0);
+  }
+  for (const char* bad : {"0", "999999", "1 --ply 100000"}) {
+    INFO(bad);
+    auto r = run_command(std::string(PGNDB_BINARY) + " show --db '" + s.db.string() + "' " + bad +
+                         " 2>&1");
+    CHECK(r.exit_code == 2);
+    CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);
+  }
+}
+
+TEST_CASE("find --annotated keeps the games with a comment of text or a variation") {
+  TempDir tmp;
+  // Games written as lichess, ChessBase and people write them, and the sample files.
+  std::string text =
+      "[Event \"clock only\"]\n\n1. e4 { [%clk 0:03:00] } 1... e5 { [%clk 0:02:58] } 1-0\n\n"
+      "[Event \"eval only\"]\n\n1. d4 { [%eval 0.2] [%clk 0:01:00] } d5 1/2-1/2\n\n"
+      "[Event \"words\"]\n\n1. e4 { The best move. } e5 0-1\n\n"
+      "[Event \"words after a clock\"]\n\n1. e4 { [%clk 0:03:00] Fast. } e5 *\n\n"
+      "[Event \"variation\"]\n\n1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *\n\n"
+      "[Event \"line comment\"]\n\n1. c4 ; the English\ne5 *\n\n"
+      "[Event \"NAGs only\"]\n\n1. e4! e5?! 2. Qh5?? *\n\n"
+      "[Event \"plain\"]\n\n1. Nf3 d5 *\n\n";
+  for (const char* f : {"annotated-eval-comments.pgn", "annotated-variations.pgn", "Tal-100.pgn"})
+    text += pgndb::test::read_file(fs::path(PGNDB_SOURCE_DIR) / "samples" / f) + "\n\n";
+  pgndb::test::write_file(tmp / "games.pgn", text);
+
+  // The test's reading of the rule: a `{...}` or `;` comment with text outside `[%...]`
+  // commands, or a `(` outside comments, in the movetext.
+  long expected = 0, games = 0;
+  std::istringstream in(text);
+  std::string line, movetext;
+  auto judge = [&] {
+    if (movetext.empty()) return;
+    static const std::regex command(R"(\[%[^\]]*\])");
+    bool annotated = false;
+    for (std::size_t i = 0; i < movetext.size() && !annotated; ++i) {
+      const char c = movetext[i];
+      if (c == '(') annotated = true;
+      if (c == '{' || c == ';') {
+        const std::size_t end = movetext.find(c == '{' ? '}' : '\n', i);
+        const std::string body =
+            std::regex_replace(movetext.substr(i + 1, end - i - 1), command, "");
+        annotated = body.find_first_not_of(" \t\r\n") != std::string::npos;
+        i = end;
+      }
+    }
+    ++games;
+    expected += annotated;
+    movetext.clear();
+  };
+  while (std::getline(in, line)) {
+    if (line.rfind("[Event ", 0) == 0) judge();
+    if (!line.empty() && line[0] != '[') movetext += line + '\n';
+  }
+  judge();
+  REQUIRE(games == 110);
+  REQUIRE(expected >= 5);
+
+  auto r = run_command(std::string(PGNDB_BINARY) + " import --db '" + (tmp / "db").string() +
+                       "' '" + (tmp / "games.pgn").string() + "' 2>&1");
+  REQUIRE(r.exit_code == 0);
+  auto count = [&](const std::string& args) {
+    auto c = run_command(std::string(PGNDB_BINARY) + " find --db '" + (tmp / "db").string() +
+                         "' --format count " + args);
+    REQUIRE(c.exit_code == 0);
+    return std::stol(c.out);
+  };
+  CHECK(count("") == games);
+  CHECK(count("--annotated") == expected);
+  CHECK(count("--annotated --event 'clock only'") == 0);
+  CHECK(count("--annotated --event 'words after a clock'") == 1);
 }

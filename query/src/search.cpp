@@ -73,16 +73,18 @@ enum Colour { Any = -1, White = 0, Black = 1 };
 
 // The key a game sorts by (smaller first), with unknown values last.
 std::uint64_t sort_key(Order order, const index::GameSummary& s) {
+  // Values are below 2^32: reversed within that range, they stay below `unknown`.
   constexpr std::uint64_t unknown = ~std::uint64_t(0);
+  auto descending = [](std::uint64_t v) { return 0xFFFFFFFFULL - v; };
   switch (order) {
     case Order::Date: return s.year ? s.date_number() : unknown;
-    case Order::DateDescending: return s.year ? ~std::uint64_t(s.date_number()) >> 1 : unknown;
+    case Order::DateDescending: return s.year ? descending(s.date_number()) : unknown;
     case Order::Elo:
     case Order::EloDescending: {
       const unsigned known = (s.white_elo != 0) + (s.black_elo != 0);
       if (!known) return unknown;
       const std::uint64_t average = (s.white_elo + s.black_elo) / known;
-      return order == Order::Elo ? average : ~average >> 1;
+      return order == Order::Elo ? average : descending(average);
     }
     case Order::Id: break;
   }
