@@ -33,14 +33,26 @@ bool contains(const Ids& sorted, std::uint32_t id) {
 // Whether a normalised name (as the index keeps it) matches.
 using NameMatch = std::function<bool(std::string_view)>;
 
+// A name's search key is its letters and digits (it is normalised already): whether `key`
+// is in it, found by skipping the other characters rather than building the key of each of
+// tens of thousands of names.
+bool key_in(std::string_view name, std::string_view key) {
+  auto counts = [](char c) { return std::isalnum(std::uint8_t(c)) || std::uint8_t(c) >= 0x80; };
+  for (std::size_t start = name.find(key.front()); start != std::string_view::npos;
+       start = name.find(key.front(), start + 1)) {
+    std::size_t k = 0;
+    for (std::size_t i = start; i < name.size() && k < key.size(); ++i) {
+      if (!counts(name[i])) continue;
+      if (name[i] != key[k]) break;
+      ++k;
+    }
+    if (k == key.size()) return true;
+  }
+  return false;
+}
+
 NameMatch containing(const std::string& key) {
-  return [&key, buffer = std::string()](std::string_view name) mutable {
-    // The name is normalised already: its search key is its letters and digits.
-    buffer.clear();
-    for (char c : name)
-      if (std::isalnum(std::uint8_t(c)) || std::uint8_t(c) >= 0x80) buffer += c;
-    return buffer.find(key) != std::string::npos;
-  };
+  return [&key](std::string_view name) { return key_in(name, key); };
 }
 
 NameMatch matching(const re2::RE2& pattern) {
@@ -54,12 +66,13 @@ std::expected<Ids, Status> games_named(const index::Store& store, char dimension
   auto values = store.name_values(dimension);
   if (!values) return std::unexpected(values.error());
   Ids ids;  // every matching value's games, sorted and made unique once at the end
-  for (const std::string& value : **values) {
+  for (std::size_t i = 0; i < (*values)->size(); ++i) {
+    const std::string_view value = (**values)[i];
     // value = dimension, name, 0, [colour]
     const std::size_t end = value.find('\0', 1);
     if (end == std::string::npos) continue;
     if (colour >= 0 && (end + 1 >= value.size() || value[end + 1] != char(colour))) continue;
-    if (!match(std::string_view(value).substr(1, end - 1))) continue;
+    if (!match(value.substr(1, end - 1))) continue;
     auto games = store.games_with_keys(value, index::metadata::past_value(value));
     if (!games) return std::unexpected(games.error());
     ids.insert(ids.end(), games->begin(), games->end());
@@ -70,6 +83,14 @@ std::expected<Ids, Status> games_named(const index::Store& store, char dimension
 }
 
 enum Colour { Any = -1, White = 0, Black = 1 };
+
+// The value in a metadata key (after the dimension byte), `bytes` long, as a number: the key
+// bytes are big-endian.
+std::uint32_t number_at(std::string_view key, std::size_t bytes) {
+  std::uint32_t v = 0;
+  for (std::size_t i = 1; i <= bytes; ++i) v = v << 8 | (i < key.size() ? std::uint8_t(key[i]) : 0);
+  return v;
+}
 
 // The key a game sorts by (smaller first), with unknown values last.
 std::uint64_t sort_key(Order order, const index::GameSummary& s) {
@@ -148,9 +169,28 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
     sets.push_back(unite(o.as_white, o.as_black));
     search.check_summary_ = true;
   }
-  for (const auto* range : {&filters.result, &filters.eco, &filters.date, &filters.plies}) {
-    if (!*range) continue;
-    auto ids = store.games_with_keys((*range)->from, (*range)->to);
+  // Result, date and plies are in each game's summary too. With a more selective index (a
+  // position, a name, an ECO code), they are checked on the candidates' summaries: a decade of
+  // dates or a result is a third of the database, and reading its index range cost more than
+  // the rest of the search.
+  const bool selective = !sets.empty() || filters.eco;
+  struct Ranged {
+    const std::optional<KeyRange>& range;
+    SummaryRange::Field field;
+    std::size_t bytes;  // of the value in the key
+  };
+  for (const Ranged& r :
+       {Ranged{filters.eco, SummaryRange::None, 0}, Ranged{filters.result, SummaryRange::Result, 1},
+        Ranged{filters.date, SummaryRange::Date, 4},
+        Ranged{filters.plies, SummaryRange::Plies, 2}}) {
+    if (!r.range) continue;
+    if (selective && r.field != SummaryRange::None) {
+      search.summary_ranges_.push_back(
+          {r.field, number_at(r.range->from, r.bytes), number_at(r.range->to, r.bytes)});
+      search.check_summary_ = true;
+      continue;
+    }
+    auto ids = store.games_with_keys(r.range->from, r.range->to);
     if (!ids) return std::unexpected(ids.error());
     sets.push_back(std::move(*ids));
   }
@@ -169,6 +209,19 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
 }
 
 bool Search::passes(std::uint32_t id, const index::GameSummary& s) const {
+  for (const SummaryRange& r : summary_ranges_) {
+    std::uint32_t value = 0;
+    switch (r.field) {
+      case SummaryRange::Result: value = s.result; break;
+      case SummaryRange::Date:
+        if (!s.year) return false;  // the date index holds known years only
+        value = s.date_number();
+        break;
+      case SummaryRange::Plies: value = s.plies; break;
+      case SummaryRange::None: break;
+    }
+    if (value < r.low || value > r.high) return false;
+  }
   for (const unsigned rating : {s.white_elo, s.black_elo}) {
     // A rating filter asks for known ratings.
     if ((filters_.min_elo || filters_.max_elo) && !rating) return false;

@@ -66,6 +66,25 @@ struct StoreStats {
   std::vector<std::pair<std::string, std::uint64_t>> bytes_by_part;
 };
 
+// Strings in one buffer: the tens of thousands of names a name search goes through, read
+// without an allocation each.
+class NameList {
+ public:
+  void add(std::string_view name) {
+    bytes_ += name;
+    ends_.push_back(bytes_.size());
+  }
+  std::size_t size() const { return ends_.size(); }
+  std::string_view operator[](std::size_t i) const {
+    const std::size_t begin = i ? ends_[i - 1] : 0;
+    return std::string_view(bytes_).substr(begin, ends_[i] - begin);
+  }
+
+ private:
+  std::string bytes_;
+  std::vector<std::size_t> ends_;
+};
+
 class Store;
 
 // Games and rejects written together: commit() stores all of them atomically (each game with
@@ -163,8 +182,8 @@ class Store {
   // The distinct values of a name dimension (metadata::Player, Event or Site) as metadata keys
   // without the game id (the dimension byte, the normalised name, 0, and for players the
   // colour), in key order. Read from the names family once per store, then kept.
-  using NameList = std::shared_ptr<const std::vector<std::string>>;
-  [[nodiscard]] std::expected<NameList, Status> name_values(char dimension) const;
+  [[nodiscard]] std::expected<std::shared_ptr<const NameList>, Status> name_values(
+      char dimension) const;
 
   // Every main-line occurrence of `position` (compared by pgn::repetition_key: placement, side,
   // castling rights, en passant only where a capture is legal), in game order. Transpositions

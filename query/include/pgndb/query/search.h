@@ -52,6 +52,13 @@ class Search {
   bool check_summary_ = false;  // a filter needs each candidate's summary
   // The games a name matched as White and as Black, for --winner and --loser (ascending).
   Ids winner_white_, winner_black_, loser_white_, loser_black_;
+  // Filters with an index checked on the summaries instead (Search::start says when): the
+  // value, as the index key orders it, in [low, high].
+  struct SummaryRange {
+    enum Field { None, Result, Date, Plies } field;
+    std::uint32_t low, high;
+  };
+  std::vector<SummaryRange> summary_ranges_;
   // Candidates that passed, not given yet.
   Ids ready_;
   std::size_t ready_at_ = 0;
