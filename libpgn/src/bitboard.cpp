@@ -68,6 +68,35 @@ void init_sliders(Magic (&magics)[64], Bitboard* table, const int (&dirs)[4][2])
   int epoch[4096] = {}, attempt = 0;
   Prng prng{0x9E3779B97F4A7C15ULL};
   Bitboard* slice = table;
+  // Each direction's ray from each square on an empty board, and whether the direction goes
+  // up the square numbers: the first blocker is then the ray's lowest occupied square, else its
+  // highest. Filling the 107,648 entries from these takes a fraction of walking the board for
+  // each, which mattered: the tables are filled at every start of the program.
+  Bitboard rays[4][64];
+  bool up[4];
+  for (int d = 0; d < 4; ++d) {
+    const int df = dirs[d][0], dr = dirs[d][1];
+    up[d] = df + 8 * dr > 0;
+    for (int sq = 0; sq < 64; ++sq) {
+      Bitboard ray = 0;
+      for (int f = file_of(Square(sq)) + df, r = rank_of(Square(sq)) + dr; on_board(f, r);
+           f += df, r += dr)
+        ray |= square_bb(make_square(f, r));
+      rays[d][sq] = ray;
+    }
+  }
+  auto attacks = [&](int sq, Bitboard occupied) {
+    Bitboard all = 0;
+    for (int d = 0; d < 4; ++d) {
+      Bitboard ray = rays[d][sq];
+      if (const Bitboard blockers = ray & occupied) {
+        const Square first = up[d] ? lsb(blockers) : msb(blockers);
+        ray &= ~rays[d][first];
+      }
+      all |= ray;
+    }
+    return all;
+  };
   for (int sq = 0; sq < 64; ++sq) {
     Square s = Square(sq);
     // The edges never matter to the attack set, unless the piece stands on them.
@@ -83,7 +112,7 @@ void init_sliders(Magic (&magics)[64], Bitboard* table, const int (&dirs)[4][2])
     Bitboard b = 0;
     do {
       occupancy[size] = b;
-      reference[size] = slow_attacks(dirs, s, b);
+      reference[size] = attacks(sq, b);
       ++size;
       b = (b - m.mask) & m.mask;
     } while (b);

@@ -23,6 +23,10 @@ inline Square lsb(Bitboard b) {
   assert(b);
   return Square(std::countr_zero(b));
 }
+inline Square msb(Bitboard b) {
+  assert(b);
+  return Square(63 - std::countl_zero(b));
+}
 inline Square pop_lsb(Bitboard& b) {
   Square s = lsb(b);
   b &= b - 1;
