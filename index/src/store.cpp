@@ -411,7 +411,9 @@ Status WriteBatch::commit() {
     };
 
   // Names: the name dimensions' values, for searches by part of a name (a later batch writes a
-  // value again, the same key with the same empty value).
+  // value again, the same key with the same empty value). A player's name is written once,
+  // without the colour that follows it in the metadata key: the two colours' keys are
+  // neighbours, so the name is the prefix of both.
   const auto is_name = [](const auto* value) {
     const char d = value->first.empty() ? 0 : value->first[0];
     return d == metadata::Player || d == metadata::Event || d == metadata::Site;
@@ -419,9 +421,15 @@ Status WriteBatch::commit() {
   if (std::any_of(values.begin(), values.end(), is_name))
     contents[Names] = [&values, is_name](rocksdb::SstFileWriter& writer) {
       rocksdb::Status s;
-      for (const auto* value : values)
-        if (is_name(value))
-          if (s = writer.Put(value->first, {}); !s.ok()) return s;
+      std::string_view previous;
+      for (const auto* value : values) {
+        if (!is_name(value)) continue;
+        std::string_view name = value->first;
+        if (name[0] == metadata::Player && name.size() > 2) name.remove_suffix(1);
+        if (name == previous) continue;
+        if (s = writer.Put(name, {}); !s.ok()) return s;
+        previous = name;
+      }
       return s;
     };
 
@@ -496,20 +504,9 @@ std::expected<StoreStats, Status> Store::stats() const {
   if (auto s = count(Duplicates, [&](std::string_view) { return ++stats.duplicates, true; });
       !s.is_ok())
     return std::unexpected(s);
-  // Distinct players: the player index's values are (name, colour), in order, so a name
-  // with games in both colours is two neighbouring values.
   auto players = name_values(metadata::Player);
   if (!players) return std::unexpected(players.error());
-  std::string_view previous_name;
-  for (std::size_t i = 0; i < (*players)->size(); ++i) {
-    const std::string_view value = (**players)[i];
-    const std::size_t end = value.find('\0', 1);
-    if (end == std::string::npos)
-      return std::unexpected(Status::error(Status::Code::Corruption, "player index damaged"));
-    const std::string_view name = std::string_view(value).substr(0, end);
-    if (name != previous_name) ++stats.players;
-    previous_name = name;
-  }
+  stats.players = (*players)->size();
   std::unique_ptr<rocksdb::Iterator> it(
       impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->families[Metadata]));
   // Dates: the first and the last key of the date index.

@@ -66,14 +66,14 @@ std::expected<Ids, Status> games_named(const index::Store& store, char dimension
   auto values = store.name_values(dimension);
   if (!values) return std::unexpected(values.error());
   Ids ids;  // every matching value's games, sorted and made unique once at the end
+  std::string prefix;
   for (std::size_t i = 0; i < (*values)->size(); ++i) {
+    // value = dimension, name, 0; a player's keys then have the colour
     const std::string_view value = (**values)[i];
-    // value = dimension, name, 0, [colour]
-    const std::size_t end = value.find('\0', 1);
-    if (end == std::string::npos) continue;
-    if (colour >= 0 && (end + 1 >= value.size() || value[end + 1] != char(colour))) continue;
-    if (!match(value.substr(1, end - 1))) continue;
-    auto games = store.games_with_keys(value, index::metadata::past_value(value));
+    if (value.size() < 2 || !match(value.substr(1, value.size() - 2))) continue;
+    prefix = value;
+    if (colour >= 0) prefix += char(colour);
+    auto games = store.games_with_keys(prefix, index::metadata::past_value(prefix));
     if (!games) return std::unexpected(games.error());
     ids.insert(ids.end(), games->begin(), games->end());
   }

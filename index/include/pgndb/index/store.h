@@ -180,8 +180,9 @@ class Store {
       const std::vector<std::uint32_t>& ids,
       const std::function<void(std::uint32_t, const GameSummary&)>& each) const;
   // The distinct values of a name dimension (metadata::Player, Event or Site) as metadata keys
-  // without the game id (the dimension byte, the normalised name, 0, and for players the
-  // colour), in key order. Read from the names family once per store, then kept.
+  // without the game id (the dimension byte, the normalised name, 0), in key order: the
+  // prefix of the value's keys (for a player, of both colours' keys). Read from the names family
+  // once per store, then kept.
   [[nodiscard]] std::expected<std::shared_ptr<const NameList>, Status> name_values(
       char dimension) const;
 
