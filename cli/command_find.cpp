@@ -22,11 +22,12 @@ std::string tag_or(const pgn::GameRecord& game, std::string_view name, std::stri
   return v ? *v : std::string(none);
 }
 
-// The first ply at which the game stands in `position`, or -1 (the index matched another
-// position on its 40 bits).
-std::string ply_text(const pgn::GameRecord& game, const pgn::Position& position) {
+// The first ply at which the main line stands in `position`, or `none`: only a variation
+// reaches it (with --in-variations), or the index matched another position on its 40 bits.
+std::string ply_text(const pgn::GameRecord& game, const pgn::Position& position,
+                     std::string_view none) {
   const auto ply = query::first_ply_at(game, pgn::repetition_key(position));
-  return ply ? std::to_string(*ply) : "-1";
+  return ply ? std::to_string(*ply) : std::string(none);
 }
 
 // A column of at most `width` bytes (cut at a UTF-8 boundary), padded with spaces.
@@ -123,7 +124,8 @@ int run_find(const po::variables_map& vm) {
               column(tag_or(*game, "Date", "????.??.??"), 10) + ' ' +
               column(tag_or(*game, "Event", "?"), 24) + ' ' + column(tag_or(*game, "ECO", ""), 3) +
               ' ' + column(std::to_string(game->moves.size()), 5);
-        if (position) out += ' ' + (ply_text(*game, *filters->position));
+        if (position)
+          out += ' ' + ply_text(*game, *filters->position, filters->in_variations ? "var" : "-");
       } else {
         out = "{\"id\": " + std::to_string(**id) + ", \"result\": " + json_string(game->result) +
               ", \"tags\": {";
@@ -133,7 +135,7 @@ int run_find(const po::variables_map& vm) {
           first = false;
         }
         out += "}";
-        if (position) out += ", \"ply\": " + (ply_text(*game, *filters->position));
+        if (position) out += ", \"ply\": " + ply_text(*game, *filters->position, "null");
         out += "}";
       }
       out += '\n';

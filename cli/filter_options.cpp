@@ -7,6 +7,7 @@ namespace pgndb::cli {
 void declare_filters(po::options_description& options) {
   options.add_options()("fen", po::value<std::string>(), "games that reach this position")(
       "moves", po::value<std::string>(), "games that reach the position after these moves")(
+      "in-variations", po::bool_switch(), "the position in variations too")(
       "player", po::value<std::string>(), "a player's name, either colour")(
       "white", po::value<std::string>(), "White's name")(
       "black", po::value<std::string>(), "Black's name")("player-re", po::value<std::string>(),
@@ -55,6 +56,7 @@ query::FilterText filter_text(const po::variables_map& vm) {
   number("min-plies", t.min_plies);
   number("max-plies", t.max_plies);
   t.annotated = vm.count("annotated") && vm["annotated"].as<bool>();
+  t.in_variations = vm.count("in-variations") && vm["in-variations"].as<bool>();
   return t;
 }
 

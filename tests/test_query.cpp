@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -563,4 +564,89 @@ TEST_CASE("find --annotated keeps the games with a comment of text or a variatio
   CHECK(count("--annotated") == expected);
   CHECK(count("--annotated --event 'clock only'") == 0);
   CHECK(count("--annotated --event 'words after a clock'") == 1);
+}
+
+TEST_CASE("find --in-variations finds the positions pgn-extract sees inside variations") {
+  TempDir tmp;
+  const fs::path edge = fs::path(PGNDB_SHARED_DATA) / "edge" / "pychess";
+  const std::vector<fs::path> files = {
+      edge / "lessons__lichess_study_beautiful-chess-studies-1_by_thijscom_2018.03.05.pgn",
+      edge / "lessons__lichess_study_beautiful-chess-studies-2_by_thijscom_2018.04.17.pgn",
+      fs::path(PGNDB_SOURCE_DIR) / "samples" / "annotated-variations.pgn"};
+  std::string names;
+  for (const auto& f : files) names += " '" + f.string() + "'";
+  const std::string db = (tmp / "db").string();
+  auto r = run_command(std::string(PGNDB_BINARY) + " import --db '" + db + "'" + names + " 2>&1");
+  INFO(r.out);
+  REQUIRE(r.exit_code == 0);
+  REQUIRE(r.out.find("rejected: 0") != std::string::npos);
+
+  // pgn-extract's boards per game: with its variations (FEN comments inside them too) and
+  // without (-V). The study comments are text: only FEN-shaped comments count, and a game set
+  // up from a FEN tag also stands in that position.
+  static const std::regex fen_shaped(
+      R"(\{ ((?:[1-8pnbrqkPNBRQK]+/){7}[1-8pnbrqkPNBRQK]+ [wb] [-KQkq]+) [^}]*\})");
+  static const std::regex fen_tag(R"re(\[FEN "((?:[^ ]+) [wb] [-KQkq]+))re");
+  auto boards_per_game = [&](const std::string& flags) {
+    auto out =
+        run_command("/usr/games/pgn-extract -s --fencomments " + flags + names + " 2>/dev/null");
+    REQUIRE(out.exit_code == 0);
+    std::vector<std::set<std::string>> games;
+    std::istringstream in(out.out);
+    std::string line, text;
+    auto finish = [&] {
+      if (text.empty()) return;
+      std::set<std::string> boards;
+      for (std::sregex_iterator m(text.begin(), text.end(), fen_shaped), end; m != end; ++m)
+        boards.insert((*m)[1].str());
+      std::smatch tag;
+      if (std::regex_search(text, tag, fen_tag)) boards.insert(tag[1].str());
+      games.push_back(std::move(boards));
+      text.clear();
+    };
+    bool in_moves = false;
+    while (std::getline(in, line)) {
+      if (line.rfind("[Event ", 0) == 0 && in_moves) {
+        finish();
+        in_moves = false;
+      }
+      if (!line.empty() && line[0] != '[') in_moves = true;
+      text += line + ' ';
+    }
+    finish();
+    return games;
+  };
+  const auto everywhere = boards_per_game(""), main_line = boards_per_game("-V");
+  REQUIRE(everywhere.size() == 104);
+  REQUIRE(main_line.size() == everywhere.size());
+
+  // Boards that stand only in variations of some game, and some of the main lines.
+  std::vector<std::string> queries;
+  for (std::size_t g = 0; g < everywhere.size() && queries.size() < 30; g += 3)
+    for (const std::string& board : everywhere[g])
+      if (!main_line[g].count(board)) {
+        queries.push_back(board);
+        break;
+      }
+  for (std::size_t g = 1; g < main_line.size() && queries.size() < 40; g += 10)
+    if (!main_line[g].empty()) queries.push_back(*main_line[g].rbegin());
+  REQUIRE(queries.size() >= 30);
+  auto games_with = [](const std::vector<std::set<std::string>>& games, const std::string& b) {
+    return long(std::count_if(games.begin(), games.end(), [&](auto& g) { return g.count(b); }));
+  };
+  long only_in_variations = 0;
+  for (const std::string& board : queries) {
+    INFO(board);
+    auto count = [&](const std::string& extra) {
+      auto c = run_command(std::string(PGNDB_BINARY) + " find --db '" + db + "' --fen '" + board +
+                           " - 0 1' --format count " + extra);
+      REQUIRE(c.exit_code == 0);
+      return std::stol(c.out);
+    };
+    const long in_variations = count("--in-variations"), in_main_line = count("");
+    CHECK(in_variations == games_with(everywhere, board));
+    CHECK(in_main_line == games_with(main_line, board));
+    only_in_variations += in_variations > in_main_line;
+  }
+  CHECK(only_in_variations >= 20);
 }

@@ -65,9 +65,12 @@ void put_move(std::string& out, const pgn::Position& pos, pgn::Move m) {
 
 // With `keys`, the repetition key of every position of the line (its start and its end
 // included) is appended to it.
-// With `codes`, the codes of the first `code_count` moves, up to the first in a longer form.
+// With `variation_keys`, those of every position inside the line's variations (at any depth)
+// are appended to it. With `codes`, the codes of the first `code_count` moves, up to the first
+// in a longer form.
 void put_line(std::string& out, const pgn::Line& line, pgn::Position pos,
-              std::vector<pgn::Key>* keys = nullptr, std::string* codes = nullptr,
+              std::vector<pgn::Key>* keys = nullptr,
+              std::vector<pgn::Key>* variation_keys = nullptr, std::string* codes = nullptr,
               std::size_t code_count = 0) {
   put_varint(out, line.size());
   if (keys) keys->push_back(pgn::repetition_key(pos));
@@ -97,7 +100,8 @@ void put_line(std::string& out, const pgn::Line& line, pgn::Position pos,
       if (flags & HasCommentsAfter) put_strings(out, node.comments_after);
       if (flags & HasVariations) {
         put_varint(out, node.variations.size());
-        for (const pgn::Line& variation : node.variations) put_line(out, variation, pos);
+        for (const pgn::Line& variation : node.variations)
+          put_line(out, variation, pos, variation_keys, variation_keys);
       }
       if (flags & HasCommentsAfterVariations) put_strings(out, node.comments_after_variations);
     }
@@ -236,7 +240,7 @@ std::expected<pgn::GameRecord, Status> Decoder::game(bool header_only) {
 
 void encode_game(const pgn::GameRecord& game, std::string& out,
                  std::vector<pgn::Key>* main_line_keys, std::string* opening_codes,
-                 std::size_t opening_plies) {
+                 std::size_t opening_plies, std::vector<pgn::Key>* variation_keys) {
   out += char(format_version);
   const auto result = std::find(results.begin(), results.end(), game.result);
   out += char(result == results.end() ? 0 : result - results.begin());
@@ -255,7 +259,8 @@ void encode_game(const pgn::GameRecord& game, std::string& out,
 
   put_string(out, game.start == pgn::Position() ? std::string() : pgn::to_fen(game.start));
   put_strings(out, game.leading_comments);
-  put_line(out, game.moves, game.start, main_line_keys, opening_codes, opening_plies);
+  put_line(out, game.moves, game.start, main_line_keys, variation_keys, opening_codes,
+           opening_plies);
 }
 
 std::expected<pgn::GameRecord, Status> decode_game(std::string_view bytes) {

@@ -178,7 +178,11 @@ PreparedGame prepare_game(const pgn::GameRecord& game) {
   PreparedGame prepared;
   prepared.positions.reserve(game.moves.size() + 1);
   std::string opening;
-  encode_game(game, prepared.encoded, &prepared.positions, &opening, GameSummary::opening_plies);
+  encode_game(game, prepared.encoded, &prepared.positions, &opening, GameSummary::opening_plies,
+              &prepared.variation_positions);
+  auto& in_variations = prepared.variation_positions;
+  std::sort(in_variations.begin(), in_variations.end());
+  in_variations.erase(std::unique(in_variations.begin(), in_variations.end()), in_variations.end());
   encode_summary(summarize(game, opening), prepared.summary);
 
   Fingerprint fingerprint;

@@ -47,11 +47,12 @@ enum Family {
   PositionsUpper,
   Summaries,
   Names,
+  VariationPositions,
   FamilyCount
 };
 constexpr std::string_view family_names[FamilyCount] = {
     "default",      "games",      "rejects",         "positions", "sources", "metadata",
-    "fingerprints", "duplicates", "positions_upper", "summaries", "names"};
+    "fingerprints", "duplicates", "positions_upper", "summaries", "names",   "variation_positions"};
 
 // The position index is two families, the lower and the upper half of the buckets, so that the
 // compaction after an import (which folds the runs) runs on two threads: RocksDB runs one
@@ -59,7 +60,9 @@ constexpr std::string_view family_names[FamilyCount] = {
 Family position_family(std::uint32_t bucket) {
   return bucket < positions::bucket_count / 2 ? Positions : PositionsUpper;
 }
-bool is_position_family(int f) { return f == Positions || f == PositionsUpper; }
+bool is_position_family(int f) {
+  return f == Positions || f == PositionsUpper || f == VariationPositions;
+}
 
 std::string hash_key(std::uint64_t hash) {
   return bytes::big_endian32(std::uint32_t(hash >> 32)) + bytes::big_endian32(std::uint32_t(hash));
@@ -257,6 +260,8 @@ struct WriteBatch::Impl {
   // Position entries of this batch's games in game order: (the top 40 bits of the key, game id).
   // Sorted at commit into one run per bucket touched.
   std::vector<std::pair<std::uint64_t, std::uint32_t>> positions, sort_scratch;
+  // The same for the positions inside variations, in their own family.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> variation_positions;
   // The encoded games of the batch one after another, and where each ends (the first has id
   // first_game()). Copied rather than moved in: the strings a worker allocated go back to it.
   std::string games, summaries;
@@ -280,6 +285,7 @@ void WriteBatch::follow(const WriteBatch& previous) {
   impl_->next_game = previous.impl_->next_game;
   impl_->next_reject = previous.impl_->next_reject;
   impl_->positions.clear();
+  impl_->variation_positions.clear();
   impl_->metadata.clear();
   impl_->games.clear();
   impl_->game_ends.clear();
@@ -306,6 +312,8 @@ std::uint32_t WriteBatch::add_game(const PreparedGame& game, std::uint32_t dupli
   impl_->summaries += game.summary;
   impl_->summary_ends.push_back(impl_->summaries.size());
   for (pgn::Key key : game.positions) impl_->positions.emplace_back(key >> 24, id);
+  for (pgn::Key key : game.variation_positions)
+    impl_->variation_positions.emplace_back(key >> 24, id);
   for_each_metadata_key(game.metadata, [&](std::string_view key) {
     auto value = impl_->metadata.find(key);
     if (value == impl_->metadata.end())
@@ -388,6 +396,10 @@ Status WriteBatch::commit() {
   };
   contents[Positions] = runs(all.begin(), upper_half);
   contents[PositionsUpper] = runs(upper_half, all.end());
+  auto& in_variations = impl_->variation_positions;
+  std::sort(in_variations.begin(), in_variations.end());
+  in_variations.erase(std::unique(in_variations.begin(), in_variations.end()), in_variations.end());
+  contents[VariationPositions] = runs(in_variations.begin(), in_variations.end());
 
   // Metadata: each distinct value's keys in id order, values in key order.
   std::vector<const std::pair<const std::string, std::vector<std::uint32_t>>*> values;
@@ -614,16 +626,18 @@ Status Store::compact() {
   // The names: each batch writes every name of its games again, so a name search read the
   // same keys from each batch's file and merged them (half of a player search's time in a
   // new process). One file of distinct names costs a few tens of milliseconds to write.
-  if (s.ok()) s = impl_->db->CompactRange(options, impl_->families[Names], nullptr, nullptr);
+  for (Family f : {Names, VariationPositions})
+    if (s.ok()) s = impl_->db->CompactRange(options, impl_->families[f], nullptr, nullptr);
   return s.ok() ? Status::ok() : from_rocksdb(s, "compacting the position index");
 }
 
-std::expected<std::vector<std::uint32_t>, Status> Store::games_at(
-    const pgn::Position& position) const {
+std::expected<std::vector<std::uint32_t>, Status> Store::games_at(const pgn::Position& position,
+                                                                  bool in_variations) const {
   const pgn::Key key = pgn::repetition_key(position);
   std::string value;
-  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(),
-                                     impl_->families[position_family(positions::bucket_of(key))],
+  const Family family =
+      in_variations ? VariationPositions : position_family(positions::bucket_of(key));
+  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[family],
                                      positions::bucket_key(key), &value);
   std::vector<std::uint32_t> ids;
   if (s.IsNotFound()) return ids;

@@ -114,6 +114,10 @@ std::expected<Filters, std::string> parse_filters(const FilterText& text) {
     f.position = *pos;
   }
 
+  if (text.in_variations && !f.position)
+    return Error("--in-variations: give the position with --fen or --moves");
+  f.in_variations = text.in_variations;
+
   struct NameOption {
     const std::string& value;
     const char* option;

@@ -122,6 +122,11 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
   if (filters.position) {
     auto ids = store.games_at(*filters.position);
     if (!ids) return std::unexpected(ids.error());
+    if (filters.in_variations) {
+      auto in_variations = store.games_at(*filters.position, true);
+      if (!in_variations) return std::unexpected(in_variations.error());
+      *ids = unite(*ids, *in_variations);
+    }
     sets.push_back(std::move(*ids));
   }
   auto add_named = [&](char dimension, int colour, const NameMatch& match) -> Status {

@@ -39,10 +39,13 @@ namespace pgndb::index {
 // main-line position (the start and the end included) is appended to it: the encoder plays
 // those moves anyway, and the position index needs the keys. With `opening_codes`, the first
 // `opening_plies` main-line moves' codes (0..250) are appended to it, as GameSummary keeps
-// them: up to the first move written in a longer form (a null move, an index above 250).
+// them: up to the first move written in a longer form (a null move, an index above 250). With
+// `variation_keys`, the repetition key of every position inside a variation, at any depth
+// (each variation's start, a main-line position, included).
 void encode_game(const pgn::GameRecord& game, std::string& out,
                  std::vector<pgn::Key>* main_line_keys = nullptr,
-                 std::string* opening_codes = nullptr, std::size_t opening_plies = 0);
+                 std::string* opening_codes = nullptr, std::size_t opening_plies = 0,
+                 std::vector<pgn::Key>* variation_keys = nullptr);
 
 // Reads a stored game; Corruption when the bytes are not a game this version wrote.
 [[nodiscard]] std::expected<pgn::GameRecord, Status> decode_game(std::string_view bytes);

@@ -19,6 +19,9 @@ struct PreparedGame {
   std::string encoded;  // game_codec's form
   // pgn::repetition_key of every main-line position, the start and the end included.
   std::vector<pgn::Key> positions;
+  // pgn::repetition_key of every position inside a variation (most games have none), sorted
+  // and unique.
+  std::vector<pgn::Key> variation_positions;
   // Metadata index keys without the game id (docs/storage.md, "Metadata"), each ended by the
   // store with the id: packed in one string, each key preceded by its length as a varint (a
   // game has about ten keys; one allocation instead of ten, freed by another thread).

@@ -166,8 +166,9 @@ class Store {
   // as the position index tells: positions are matched on 40 bits of their key (docs/
   // storage.md, "Positions"), so two positions of a database share them once in about 2^40 /
   // (distinct positions) lookups. find_position() replays the games to be certain.
+  // With `in_variations`, the games in which a variation (at any depth) reaches it instead.
   [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_at(
-      const pgn::Position& position) const;
+      const pgn::Position& position, bool in_variations = false) const;
   // The ids, ascending, of the games with a metadata key (metadata_keys.h, without the game
   // id) in [from, to): one range scan of the metadata index.
   [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_with_keys(

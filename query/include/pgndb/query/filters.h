@@ -21,6 +21,7 @@ namespace pgndb::query {
 // The filters as written on the command line; an empty string or 0 is "not given".
 struct FilterText {
   std::string fen, moves;                     // a position, or moves from the start
+  bool in_variations = false;                 // the position in variations too
   std::string player, white, black;           // name searches
   std::string player_re, white_re, black_re;  // regular expressions (re2) over names
   std::string winner, loser;                  // a player's wins, losses (name searches)
@@ -40,6 +41,7 @@ struct KeyRange {
 
 struct Filters {
   std::optional<pgn::Position> position;
+  bool in_variations = false;  // the position may stand in a variation instead of the main line
   // Names (players, event, site) are compared as "search keys": normalised (index/names.h),
   // then only letters and digits kept, so that "Kasparov, Garry", "Kasparov,G" and
   // "Kasparov G." all contain "kasparovg".
