@@ -252,7 +252,7 @@ TEST_CASE("a bad filter value is a one-line error and exit code 2") {
         "--date 1995..1985", "--date 19x5", "--min-elo 2700 --max-elo 2600",
         "--min-plies 80 --max-plies 40", "--result 2-0", "--format xml", "--player ' , . '",
         "--fen '8/8/8/8/8/8/8/8 w - - 0 1' --moves e4", "--player-re '(kasparov'", "--sort age",
-        "--winner ' '"}) {
+        "--winner ' '", "--in-variations --player kasparov"}) {
     INFO(args);
     auto r = run_command(std::string(PGNDB_BINARY) + " find --db '" + s.db.string() + "' " + args +
                          " 2>&1");
