@@ -292,3 +292,82 @@ TEST_CASE("pgndb stats counts games, rejects, sources, positions, players and da
                         "\"duplicates\": 0, \"players\": 3, \"first_date\": \"1994.??.??\", "
                         "\"last_date\": \"2001.03.04\", \"bytes\": {"));
 }
+
+TEST_CASE("each game's summary agrees with the game, read alone or in runs, across batches") {
+  TempDir tmp;
+  const fs::path db = tmp / "db";
+  std::vector<fs::path> files = edge_files();
+  files.push_back(fs::path(PGNDB_SHARED_DATA) / "corpus" / "Kasparov.pgn");
+  // A batch size that is no multiple of the summaries' groups: groups end at batch ends too.
+  const auto r = run_command(std::string(PGNDB_BINARY) + " import --batch 97 --db '" + db.string() +
+                             "'" + join_paths(files) + " 2>&1");
+  REQUIRE(r.exit_code == 0);
+  auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
+  REQUIRE(store);
+  REQUIRE(store->game_count() > 5000);
+
+  auto digits = [](const std::string* text, std::size_t at, std::size_t length) -> unsigned {
+    if (!text || text->size() < at + length) return 0;
+    const std::string part = text->substr(at, length);
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos) return 0;
+    return unsigned(std::stoul(part));
+  };
+  std::vector<pgndb::index::GameSummary> alone(store->game_count() + 1);
+  for (std::uint32_t id = 1; id <= store->game_count(); ++id) {
+    INFO("game " << id);
+    auto game = store->game(id);
+    auto summary = store->summary(id);
+    REQUIRE(game);
+    REQUIRE(summary);
+    alone[id] = *summary;
+    const std::string results[] = {"*", "1-0", "0-1", "1/2-1/2"};
+    CHECK(results[summary->result] == game->result);
+    CHECK(summary->plies == game->moves.size());
+    CHECK(summary->standard_start == (game->start == pgn::Position()));
+    const std::string* date = game->tag("Date");
+    if (date && date->size() == 10 && (*date)[4] == '.' && (*date)[7] == '.' &&
+        (digits(date, 5, 2) || (*date)[5] == '?') && digits(date, 5, 2) <= 12 &&
+        digits(date, 8, 2) <= 31) {
+      CHECK(summary->year == digits(date, 0, 4));
+      CHECK(summary->month == digits(date, 5, 2));
+      CHECK(summary->day == digits(date, 8, 2));
+    }
+    for (auto [tag, elo] :
+         {std::pair{"WhiteElo", summary->white_elo}, std::pair{"BlackElo", summary->black_elo}}) {
+      const std::string* text = game->tag(tag);
+      const unsigned value = text && text->size() <= 5 ? digits(text, 0, text->size()) : 0u;
+      CHECK(elo == (value < 65536 ? value : 0u));
+    }
+    // The opening codes replay the game's first moves.
+    std::size_t expected_codes = std::min<std::size_t>(game->moves.size(), 16);
+    for (std::size_t ply = 0; ply < expected_codes; ++ply)
+      if (game->moves[ply].move.is_null()) expected_codes = ply;
+    pgn::Position pos = game->start;
+    REQUIRE(summary->opening_length <= expected_codes);
+    // (Codes stop early only at a move whose index is above 250: none in these games.)
+    CHECK(summary->opening_length == expected_codes);
+    for (std::size_t ply = 0; ply < summary->opening_length; ++ply) {
+      const auto move = pgndb::index::opening_move(pos, summary->opening[ply]);
+      REQUIRE(move);
+      CHECK(*move == game->moves[ply].move);
+      pos.play(*move);
+    }
+  }
+  // In runs: every game, every third, and a few far apart; each as read alone.
+  for (std::uint32_t step : {1u, 3u, 61u, 997u}) {
+    INFO("every " << step);
+    std::vector<std::uint32_t> ids;
+    for (std::uint32_t id = 1; id <= store->game_count(); id += step) ids.push_back(id);
+    std::size_t seen = 0;
+    auto s = store->for_each_summary(ids, [&](std::uint32_t id, const auto& summary) {
+      CHECK(id == ids[seen++]);
+      CHECK(summary.date_number() == alone[id].date_number());
+      CHECK((summary.plies == alone[id].plies && summary.result == alone[id].result &&
+             summary.opening == alone[id].opening && summary.white_elo == alone[id].white_elo));
+    });
+    INFO(s.message());
+    CHECK(s.is_ok());
+    CHECK(seen == ids.size());
+  }
+  CHECK_FALSE(store->summary(store->game_count() + 1));
+}

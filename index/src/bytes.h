@@ -68,6 +68,14 @@ class Reader {
     }
     return false;
   }
+  // A string, viewed in the input (valid as long as the input is).
+  bool view(std::string_view& s) {
+    std::uint64_t n;
+    if (!varint(n) || n > in_.size()) return false;
+    s = in_.substr(0, n);
+    in_.remove_prefix(n);
+    return true;
+  }
   bool string(std::string& s) {
     std::uint64_t n;
     if (!varint(n) || n > in_.size()) return false;

@@ -64,6 +64,11 @@ bool is_position_family(int f) {
   return f == Positions || f == PositionsUpper || f == VariationPositions;
 }
 
+// Summaries are stored in groups of up to this many consecutive games (docs/storage.md,
+// "Summaries"): reading a hundred thousand of them is then a few thousand values, not a
+// hundred thousand keys.
+constexpr std::uint32_t summary_group = 64;
+
 std::string hash_key(std::uint64_t hash) {
   return bytes::big_endian32(std::uint32_t(hash >> 32)) + bytes::big_endian32(std::uint32_t(hash));
 }
@@ -81,6 +86,66 @@ Status from_rocksdb(const rocksdb::Status& s, std::string_view context) {
                                  : Code::InvalidArgument;
   return Status::error(code, pgn::cat(context, ": ", s.ToString()));
 }
+
+// Reads summaries by id, in ascending order of ids, through one iterator: the group holding
+// an id is found by stepping when it is near, by a seek otherwise.
+class SummaryReader {
+ public:
+  SummaryReader(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* family)
+      : it_(db.NewIterator(rocksdb::ReadOptions(), family)) {}
+
+  std::expected<GameSummary, Status> get(std::uint32_t id) {
+    if (!(id >= first_ && id - first_ < entries_.size())) {
+      if (Status s = find_group(id); !s.is_ok()) return std::unexpected(s);
+      if (!(id >= first_ && id - first_ < entries_.size()))
+        return std::unexpected(
+            Status::error(Status::Code::Corruption, pgn::cat("no summary of game ", id)));
+    }
+    return decode_summary(entries_[id - first_]);
+  }
+
+ private:
+  Status find_group(std::uint32_t id) {
+    const bool near = !entries_.empty() && id > first_ && id - first_ < 8 * summary_group;
+    if (near) {
+      // Groups end at batch ends too, so a group may be short: step to the first group that
+      // starts past `id`, then back to the one before it.
+      for (;;) {
+        it_->Next();
+        if (!it_->Valid()) {
+          if (!it_->status().ok()) return from_rocksdb(it_->status(), "reading summaries");
+          it_->SeekToLast();
+          break;
+        }
+        if (group_start() == id) break;
+        if (group_start() > id) {
+          it_->Prev();
+          break;
+        }
+      }
+    } else {
+      it_->SeekForPrev(bytes::big_endian32(id));
+    }
+    entries_.clear();
+    if (!it_->Valid())
+      return it_->status().ok() ? Status::ok() : from_rocksdb(it_->status(), "reading summaries");
+    first_ = group_start();
+    value_.assign(it_->value().ToStringView());
+    bytes::Reader in(value_);
+    std::string_view entry;
+    while (!in.empty()) {
+      if (!in.view(entry)) return Status::error(Status::Code::Corruption, "summaries damaged");
+      entries_.push_back(entry);
+    }
+    return Status::ok();
+  }
+  std::uint32_t group_start() const { return bytes::read_big_endian32(it_->key().ToStringView()); }
+
+  std::unique_ptr<rocksdb::Iterator> it_;
+  std::uint32_t first_ = 0;  // the id of entries_[0]
+  std::string value_;        // the group's value, which entries_ view
+  std::vector<std::string_view> entries_;
+};
 
 Status version_mismatch(const std::string& path, std::uint32_t found) {
   return Status::error(Status::Code::IncompatibleVersion,
@@ -364,7 +429,25 @@ Status WriteBatch::commit() {
   };
   if (!impl_->game_ends.empty()) {
     contents[Games] = by_id(impl_->games, impl_->game_ends);
-    contents[Summaries] = by_id(impl_->summaries, impl_->summary_ends);
+    contents[Summaries] = [this](rocksdb::SstFileWriter& writer) {
+      // Groups of consecutive games, each ending before an id that is a multiple of
+      // summary_group: key = the group's first id, value = each game's summary as a string.
+      const std::string_view all(impl_->summaries);
+      const auto& ends = impl_->summary_ends;
+      std::uint32_t id = impl_->first_game();
+      std::string value;
+      rocksdb::Status s;
+      for (std::size_t i = 0, begin = 0; s.ok() && i < ends.size();) {
+        const std::uint32_t first = id;
+        value.clear();
+        do {
+          bytes::put_string(value, all.substr(begin, ends[i] - begin));
+          begin = ends[i++];
+        } while (++id % summary_group != 0 && i < ends.size());
+        s = writer.Put(bytes::big_endian32(first), value);
+      }
+      return s;
+    };
   }
 
   // Positions: sorted by key, then game, each bucket's entries are one stretch, already in run
@@ -671,43 +754,21 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_with_keys(
 }
 
 std::expected<GameSummary, Status> Store::summary(std::uint32_t id) const {
-  std::string value;
-  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Summaries],
-                                     bytes::big_endian32(id), &value);
-  if (s.IsNotFound())
+  if (id == 0 || id > impl_->games)
     return std::unexpected(Status::error(Status::Code::NotFound, pgn::cat("no game ", id)));
-  if (!s.ok()) return std::unexpected(from_rocksdb(s, "reading a game summary"));
-  return decode_summary(value);
+  return SummaryReader(*impl_->db, impl_->families[Summaries]).get(id);
 }
 
 Status Store::for_each_summary(
     const std::vector<std::uint32_t>& ids,
     const std::function<void(std::uint32_t, const GameSummary&)>& each) const {
-  std::unique_ptr<rocksdb::Iterator> it(
-      impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->families[Summaries]));
-  std::uint32_t at = 0;  // the id the iterator stands on, 0 before the first seek
+  SummaryReader reader(*impl_->db, impl_->families[Summaries]);
   for (const std::uint32_t id : ids) {
-    // Ids close ahead are reached by stepping (a block holds hundreds of summaries); others
-    // by a seek.
-    if (at && id > at && id - at <= 32) {
-      while (it->Valid() && at < id) {
-        it->Next();
-        at = it->Valid() ? bytes::read_big_endian32(it->key().ToStringView()) : 0;
-      }
-    }
-    if (at != id) {
-      it->Seek(bytes::big_endian32(id));
-      at = it->Valid() ? bytes::read_big_endian32(it->key().ToStringView()) : 0;
-    }
-    if (at != id) {
-      if (!it->status().ok()) return from_rocksdb(it->status(), "reading game summaries");
-      return Status::error(Status::Code::Corruption, pgn::cat("no summary of game ", id));
-    }
-    auto summary = decode_summary(it->value().ToStringView());
+    auto summary = reader.get(id);
     if (!summary) return summary.error();
     each(id, *summary);
   }
-  return it->status().ok() ? Status::ok() : from_rocksdb(it->status(), "reading game summaries");
+  return Status::ok();
 }
 
 std::expected<std::shared_ptr<const NameList>, Status> Store::name_values(char dimension) const {
