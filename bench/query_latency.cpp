@@ -8,6 +8,7 @@
 //     and the first 20 games as a table;
 //   - pgn-extract scanning the source files for a sample of the same queries.
 // Prints p50, p99 and the worst per kind, the targets of issue 5, and the ratios.
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 
@@ -76,8 +77,8 @@ double run_timed(const std::vector<std::string>& argv) {
   args.push_back(nullptr);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", 0x1 /* O_WRONLY */, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", 0x1, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
   const auto start = Clock::now();
   pid_t pid;
   if (posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ) != 0)
@@ -176,8 +177,10 @@ int main(int argc, char** argv) {
   };
   auto names = store->name_values(pgndb::index::metadata::Player);
   if (!names) die(names.error().message());
+  if ((*names)->size() == 0) die("the database has no player names");
   auto random_surname = [&] {
-    for (;;) {
+    for (int tries = 0;; ++tries) {
+      if (tries == 100000) die("no player name of 4 letters or more to search for");
       const std::string_view value = (**names)[random() % (*names)->size()];
       const std::size_t end = value.find_first_of(std::string_view(",\0", 2), 1);
       const std::string surname(value.substr(1, end - 1));

@@ -22,7 +22,11 @@ std::string square_name(pgn::Square s) {
 
 bool marked(const DiagramOptions& options, pgn::Square s) {
   const pgn::Move m = options.last_move;
-  return m != pgn::Move::none() && !m.is_null() && (m.from() == s || m.to() == s);
+  if (m == pgn::Move::none() || m.is_null()) return false;
+  // Castling is stored as the king taking its rook: the king's square is the one to mark.
+  const pgn::Square to =
+      m.kind() == pgn::Move::Castling ? pgn::Position::castling_king_destination(m) : m.to();
+  return m.from() == s || to == s;
 }
 
 // The squares in the order a diagram shows them: top row first, left to right.

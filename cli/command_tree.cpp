@@ -34,6 +34,12 @@ void declare_tree(po::options_description& options, po::positional_options_descr
 
 int run_tree(const po::variables_map& vm) {
   auto text = filter_text(vm);
+  if (text.in_variations) {
+    // The tree counts the moves of main lines: a game that reaches the position only in a
+    // variation has no main-line move there.
+    std::cerr << "pgndb tree: --in-variations: the tree follows main lines only\n";
+    return Usage;
+  }
   if (text.fen.empty() && text.moves.empty()) text.moves = " ";  // the start position
   auto selection = open_selection(vm, text, "tree");
   if (!selection) return Usage;

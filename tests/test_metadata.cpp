@@ -132,6 +132,7 @@ TEST_CASE("a game is annotated by a comment with text or a variation, not by clo
   CHECK(annotated("{ A game from the archive } 1. e4 e5 *\n"));
   CHECK(annotated("1. e4 e5 (1... c5) *\n"));
   CHECK(annotated("1. e4 { [%clk 0:03:00] a fine move } e5 *\n"));
+  CHECK(annotated("1. e4 { [%cal Ge2e4,Rd7d5] } e5 *\n"));  // arrows drawn by a person
 }
 
 TEST_CASE("a game seen before is a duplicate: kept and marked, or left out on request") {

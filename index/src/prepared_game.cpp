@@ -125,11 +125,13 @@ void add_metadata(const pgn::GameRecord& game, std::vector<std::string>& keys) {
   keys.push_back(std::move(plies));
 }
 
-// A comment with text outside embedded commands (`[%clk 0:03:00]`, `[%eval 0.17]`): what
-// a program writes into every move is not an annotation.
+// A comment with something beside the commands programs write into every move (clock, time
+// spent, engine evaluation: `[%clk 0:03:00]`, `[%emt 0:00:05]`, `[%eval 0.17]`). Text counts,
+// and so do the arrows and highlighted squares people draw (`[%cal Ge2e4]`, `[%csl Rd5]`).
 bool has_text(std::string_view comment) {
   for (std::size_t i = 0; i < comment.size(); ++i) {
-    if (comment.compare(i, 2, "[%") == 0) {
+    if (comment.compare(i, 6, "[%clk ") == 0 || comment.compare(i, 6, "[%emt ") == 0 ||
+        comment.compare(i, 7, "[%eval ") == 0) {
       const std::size_t end = comment.find(']', i);
       if (end == std::string_view::npos) return true;
       i = end;

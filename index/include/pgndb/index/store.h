@@ -20,7 +20,7 @@
 namespace pgndb::index {
 
 // Bumped whenever the key or value layout of any column family changes (docs/storage.md).
-inline constexpr std::uint32_t schema_version = 6;
+inline constexpr std::uint32_t schema_version = 7;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path
