@@ -347,6 +347,9 @@ TEST_CASE("each row of the opening tree summarises the games pgn-extract says pl
     struct Expected {
       std::array<long, 4> results{};
       long elo_sum = 0, rated = 0, last_year = 0;
+      // Over the games with both ratings and a result: the opponents' ratings, and the mover's
+      // wins minus losses (docs/query.md: performance = their average + 400 x that / games).
+      long opponent_sum = 0, both_rated = 0, wins_minus_losses = 0;
     };
     std::map<std::string, Expected> expected;
     for (std::size_t g = 0; g < boards.size(); ++g) {
@@ -366,13 +369,21 @@ TEST_CASE("each row of the opening tree summarises the games pgn-extract says pl
       const std::string year = tag(s.games[g], "Date").substr(0, 4);
       if (year.size() == 4 && year.find('?') == std::string::npos)
         row.last_year = std::max<long>(row.last_year, std::stol(year));
+      const int mover = rating(tag(s.games[g], white_moves ? "WhiteElo" : "BlackElo"));
+      const int opponent = rating(tag(s.games[g], white_moves ? "BlackElo" : "WhiteElo"));
+      if (mover && opponent && result != "*") {
+        ++row.both_rated;
+        row.opponent_sum += opponent;
+        const int white_score = result == "1-0" ? 1 : result == "0-1" ? -1 : 0;
+        row.wins_minus_losses += white_moves ? white_score : -white_score;
+      }
     }
     REQUIRE(expected.size() >= 2);
     auto r = run_command(std::string(PGNDB_BINARY) + " tree --db '" + s.db.string() +
                          "' --json --moves '" + c.moves + "' " + c.filters);
     REQUIRE(r.exit_code == 0);
     static const std::regex row_json(
-        R"re(\{"move": "([^"]+)", "games": (\d+), "white_wins": (\d+), "draws": (\d+), "black_wins": (\d+), "average_elo": (\d+), "performance": \d+, "last_year": (\d+))re");
+        R"re(\{"move": "([^"]+)", "games": (\d+), "white_wins": (\d+), "draws": (\d+), "black_wins": (\d+), "average_elo": (\d+), "performance": (\d+), "last_year": (\d+))re");
     std::size_t rows = 0;
     long previous = std::numeric_limits<long>::max();
     for (std::sregex_iterator m(r.out.begin(), r.out.end(), row_json), end; m != end; ++m, ++rows) {
@@ -387,7 +398,12 @@ TEST_CASE("each row of the opening tree summarises the games pgn-extract says pl
       const Expected& e = expected[after];
       CHECK(got == e.results);
       CHECK(std::stol((*m)[6].str()) == (e.rated ? e.elo_sum / e.rated : 0));
-      CHECK(std::stol((*m)[7].str()) == e.last_year);
+      const long performance = e.both_rated
+                                   ? std::max(0L, e.opponent_sum / e.both_rated +
+                                                      400 * e.wins_minus_losses / e.both_rated)
+                                   : 0;
+      CHECK(std::stol((*m)[7].str()) == performance);
+      CHECK(std::stol((*m)[8].str()) == e.last_year);
     }
     CHECK(rows == expected.size());
   }
@@ -444,6 +460,20 @@ TEST_CASE("find --sort orders by date or rating, the games staying the same") {
     if (white >= 2000 && black >= 2000) best = std::max(best, (white + black) / 2);
   }
   CHECK(averages.front() == best);
+  // Ascending: the lowest-rated pair first.
+  const std::string low = s.find("--min-elo 2000 --format json --sort elo --limit 300");
+  std::vector<int> rising;
+  for (std::sregex_iterator m(low.begin(), low.end(), ratings), end; m != end; ++m)
+    rising.push_back((std::stoi((*m)[1].str()) + std::stoi((*m)[2].str())) / 2);
+  REQUIRE(rising.size() == 300);
+  CHECK(std::is_sorted(rising.begin(), rising.end()));
+  int lowest = 10000;
+  for (auto& g : s.games) {
+    const int white = strict_rating(tag(g, "WhiteElo"), 0),
+              black = strict_rating(tag(g, "BlackElo"), 0);
+    if (white >= 2000 && black >= 2000) lowest = std::min(lowest, (white + black) / 2);
+  }
+  CHECK(rising.front() == lowest);
 }
 
 TEST_CASE("show draws the board pgn-extract reaches at that ply, as text and as SVG") {
@@ -496,6 +526,14 @@ TEST_CASE("show draws the board pgn-extract reaches at that ply, as text and as 
         s.find("--format pgn --offset " + std::to_string(id - 1) + " --limit 1");
     CHECK(r.out.rfind(pgn, 0) == 0);
   }
+  // Ply 0 is the start; --flip turns the diagram: rank 1 on top, the files from h to a.
+  auto start = run_command(std::string(PGNDB_BINARY) + " show --db '" + s.db.string() +
+                           "' 1 --ply 0 --flip");
+  REQUIRE(start.exit_code == 0);
+  CHECK(start.out.find("\nFEN: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n") !=
+        std::string::npos);
+  CHECK(start.out.find("  1  ♖  ♘  ♗  ♔  ♕  ♗  ♘  ♖ \n") != std::string::npos);
+  CHECK(start.out.find("\n     h  g  f  e  d  c  b  a \n") != std::string::npos);
   for (const char* bad : {"0", "999999", "1 --ply 100000"}) {
     INFO(bad);
     auto r = run_command(std::string(PGNDB_BINARY) + " show --db '" + s.db.string() + "' " + bad +
@@ -652,4 +690,19 @@ TEST_CASE("find --in-variations finds the positions pgn-extract sees inside vari
     only_in_variations += in_variations > in_main_line;
   }
   CHECK(only_in_variations >= 20);
+}
+
+TEST_CASE("show marks where the king went after castling") {
+  TempDir tmp;
+  pgndb::test::write_file(tmp / "castle.pgn",
+                          "[Event \"c\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 *\n");
+  const std::string db = (tmp / "db").string();
+  REQUIRE(run_command(std::string(PGNDB_BINARY) + " import --db '" + db + "' '" +
+                      (tmp / "castle.pgn").string() + "'")
+              .exit_code == 0);
+  auto r = run_command(std::string(PGNDB_BINARY) + " show --db '" + db + "' 1 --ply 7");
+  REQUIRE(r.exit_code == 0);
+  // Castling is stored as the king taking its rook; the diagram marks e1 and g1.
+  INFO(r.out);
+  CHECK(r.out.find("  1  ♖  ♘  ♗  ♕ [·] ♖ [♔] · \n") != std::string::npos);
 }
