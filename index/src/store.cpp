@@ -92,7 +92,7 @@ Status from_rocksdb(const rocksdb::Status& s, std::string_view context) {
 class SummaryReader {
  public:
   SummaryReader(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* family)
-      : it_(db.NewIterator(rocksdb::ReadOptions(), family)) {}
+      : it_(db.NewIterator(read_options(), family)) {}
 
   std::expected<GameSummary, Status> get(std::uint32_t id) {
     if (!(id >= first_ && id - first_ < entries_.size())) {
@@ -130,8 +130,8 @@ class SummaryReader {
     if (!it_->Valid())
       return it_->status().ok() ? Status::ok() : from_rocksdb(it_->status(), "reading summaries");
     first_ = group_start();
-    value_.assign(it_->value().ToStringView());
-    bytes::Reader in(value_);
+    // The entries view the iterator's value, which stays valid until the iterator moves.
+    bytes::Reader in(it_->value().ToStringView());
     std::string_view entry;
     while (!in.empty()) {
       if (!in.view(entry)) return Status::error(Status::Code::Corruption, "summaries damaged");
@@ -139,11 +139,17 @@ class SummaryReader {
     }
     return Status::ok();
   }
+  // A reader goes through the summaries in order and reads each block once: its blocks are not
+  // put into the block cache, where they would push out the index blocks of other searches.
+  static rocksdb::ReadOptions read_options() {
+    rocksdb::ReadOptions options;
+    options.fill_cache = false;
+    return options;
+  }
   std::uint32_t group_start() const { return bytes::read_big_endian32(it_->key().ToStringView()); }
 
   std::unique_ptr<rocksdb::Iterator> it_;
   std::uint32_t first_ = 0;  // the id of entries_[0]
-  std::string value_;        // the group's value, which entries_ view
   std::vector<std::string_view> entries_;
 };
 
