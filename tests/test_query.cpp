@@ -175,6 +175,22 @@ TEST_CASE("find counts match the source's tags, filter by filter") {
   CHECK(s.count("--event olympiad") == s.expected([&](auto& g) {
     return squash(tag(g, "Event")).find("olympiad") != std::string::npos;
   }));
+  CHECK(s.count("--site moscow") == s.expected([&](auto& g) {
+    return squash(tag(g, "Site")).find("moscow") != std::string::npos;
+  }));
+  // With a name, result and dates are checked on the games' summaries instead of their index
+  // ranges: the same counts.
+  CHECK(s.count("--player tal --date 1960") == s.expected([&](auto& g) {
+    return (squash(tag(g, "White")) + " " + squash(tag(g, "Black"))).find("tal") !=
+               std::string::npos &&
+           tag(g, "Date").rfind("1960", 0) == 0;
+  }));
+  CHECK(s.count("--player kasparov --result 1/2-1/2 --date ..1990") == s.expected([&](auto& g) {
+    const std::string year = tag(g, "Date").substr(0, 4);
+    return (squash(tag(g, "White")) + " " + squash(tag(g, "Black"))).find("kasparov") !=
+               std::string::npos &&
+           tag(g, "Result") == "1/2-1/2" && year.find('?') == std::string::npos && year <= "1990";
+  }));
   auto rating = [](const std::string& text) { return strict_rating(text, -1); };
   CHECK(s.count("--min-elo 2700") == s.expected([&](auto& g) {
     return rating(tag(g, "WhiteElo")) >= 2700 && rating(tag(g, "BlackElo")) >= 2700;
@@ -243,6 +259,29 @@ TEST_CASE("find by position counts the games pgn-extract's boards pass through")
     CHECK(s.count("--moves '" + std::string(moves) + "'") == expected);
     CHECK(s.count("--fen '" + board + " - 0 1'") == expected);
   }
+}
+
+TEST_CASE("plies filters count the moves pgn-extract plays") {
+  Slice& s = the_slice();
+  const auto boards = pgn_extract_boards();  // one board after each move
+  REQUIRE(boards.size() == s.games.size());
+  auto games_with = [&](std::size_t low, std::size_t high) {
+    return long(std::count_if(boards.begin(), boards.end(), [&](const auto& game) {
+      return game.size() >= low && game.size() <= high;
+    }));
+  };
+  CHECK(s.count("--min-plies 120") == games_with(120, 100000));
+  CHECK(s.count("--max-plies 30") == games_with(0, 30));
+  CHECK(s.count("--min-plies 40 --max-plies 41") == games_with(40, 41));
+  // With a position, plies are checked on the summaries: the same rule.
+  const std::string najdorf =
+      board_after(s.tmp.path(), "1.e4 c5 2.Nf3 d6 3.d4 cxd4 4.Nxd4 Nf6 5.Nc3 a6");
+  const long expected_najdorf =
+      long(std::count_if(boards.begin(), boards.end(), [&](const auto& g) {
+        return g.size() >= 100 && std::find(g.begin(), g.end(), najdorf) != g.end();
+      }));
+  CHECK(s.count("--moves '1.e4 c5 2.Nf3 d6 3.d4 cxd4 4.Nxd4 Nf6 5.Nc3 a6' --min-plies 100") ==
+        expected_najdorf);
 }
 
 TEST_CASE("a bad filter value is a one-line error and exit code 2") {
