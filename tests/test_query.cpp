@@ -483,36 +483,32 @@ TEST_CASE("find --sort orders by date or rating, the games staying the same") {
   CHECK(std::all_of(first_unknown, known.end(), [&](auto& r) { return year(r.second) == "~"; }));
   CHECK(std::is_sorted(known.begin(), first_unknown,
                        [&](auto& a, auto& b) { return year(a.second) > year(b.second); }));
-  // By rating: the average of both ratings, highest first.
-  const std::string out = s.find("--min-elo 2000 --format json --sort -elo --limit 300");
-  static const std::regex ratings(R"re("WhiteElo": "(\d+)".*?"BlackElo": "(\d+)")re");
-  std::vector<int> averages;
-  for (std::sregex_iterator m(out.begin(), out.end(), ratings), end; m != end; ++m)
-    averages.push_back((std::stoi((*m)[1].str()) + std::stoi((*m)[2].str())) / 2);
-  REQUIRE(averages.size() == 300);
-  CHECK(std::is_sorted(averages.rbegin(), averages.rend()));
-  // The top one is the best-rated pair in the source.
-  int best = 0;
+  // By rating: the average of both ratings, highest (or lowest) first; the first game is the
+  // best-rated (or worst-rated) pair of the source.
+  std::vector<int> source_averages;
   for (auto& g : s.games) {
     const int white = strict_rating(tag(g, "WhiteElo"), 0),
               black = strict_rating(tag(g, "BlackElo"), 0);
-    if (white >= 2000 && black >= 2000) best = std::max(best, (white + black) / 2);
+    if (white >= 2000 && black >= 2000) source_averages.push_back((white + black) / 2);
   }
-  CHECK(averages.front() == best);
-  // Ascending: the lowest-rated pair first.
-  const std::string low = s.find("--min-elo 2000 --format json --sort elo --limit 300");
-  std::vector<int> rising;
-  for (std::sregex_iterator m(low.begin(), low.end(), ratings), end; m != end; ++m)
-    rising.push_back((std::stoi((*m)[1].str()) + std::stoi((*m)[2].str())) / 2);
-  REQUIRE(rising.size() == 300);
-  CHECK(std::is_sorted(rising.begin(), rising.end()));
-  int lowest = 10000;
-  for (auto& g : s.games) {
-    const int white = strict_rating(tag(g, "WhiteElo"), 0),
-              black = strict_rating(tag(g, "BlackElo"), 0);
-    if (white >= 2000 && black >= 2000) lowest = std::min(lowest, (white + black) / 2);
+  REQUIRE(!source_averages.empty());
+  for (const bool highest_first : {true, false}) {
+    INFO((highest_first ? "-elo" : "elo"));
+    const std::string out = s.find(std::string("--min-elo 2000 --format json --limit 300 --sort ") +
+                                   (highest_first ? "-elo" : "elo"));
+    static const std::regex ratings(R"re("WhiteElo": "(\d+)".*?"BlackElo": "(\d+)")re");
+    std::vector<int> averages;
+    for (std::sregex_iterator m(out.begin(), out.end(), ratings), end; m != end; ++m)
+      averages.push_back((std::stoi((*m)[1].str()) + std::stoi((*m)[2].str())) / 2);
+    REQUIRE(averages.size() == 300);
+    if (highest_first) {
+      CHECK(std::is_sorted(averages.rbegin(), averages.rend()));
+      CHECK(averages.front() == *std::max_element(source_averages.begin(), source_averages.end()));
+    } else {
+      CHECK(std::is_sorted(averages.begin(), averages.end()));
+      CHECK(averages.front() == *std::min_element(source_averages.begin(), source_averages.end()));
+    }
   }
-  CHECK(rising.front() == lowest);
 }
 
 TEST_CASE("show draws the board pgn-extract reaches at that ply, as text and as SVG") {
