@@ -27,6 +27,14 @@ inline void put_strings(std::string& out, const std::vector<std::string>& string
   for (const auto& s : strings) put_string(out, s);
 }
 
+inline void put_big_endian16(std::string& out, std::uint16_t v) {
+  out += char(v >> 8);
+  out += char(v);
+}
+inline std::uint16_t read_big_endian16(std::string_view s) {
+  return std::uint16_t(std::uint8_t(s[0]) << 8 | std::uint8_t(s[1]));
+}
+
 inline void put_big_endian32(std::string& out, std::uint32_t v) {
   const char bytes[4] = {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
   out.append(bytes, 4);

@@ -1,5 +1,6 @@
 #include "pgndb/index/game_summary.h"
 
+#include "bytes.h"
 #include "move_index.h"
 #include "pgn/movegen.h"
 
@@ -11,25 +12,17 @@ namespace {
 enum : std::uint8_t { Annotated = 1 << 2, SetUpStart = 1 << 3, KnownBits = 0x0F };
 constexpr std::size_t fixed_size = 11;
 
-void put16(std::string& out, unsigned v) {
-  out += char(v >> 8);
-  out += char(v);
-}
-unsigned get16(std::string_view in, std::size_t at) {
-  return unsigned(std::uint8_t(in[at])) << 8 | std::uint8_t(in[at + 1]);
-}
-
 }  // namespace
 
 void encode_summary(const GameSummary& summary, std::string& out) {
   out += char((summary.result & 3) | (summary.annotated ? Annotated : 0) |
               (summary.standard_start ? 0 : SetUpStart));
-  put16(out, summary.year);
+  bytes::put_big_endian16(out, summary.year);
   out += char(summary.month);
   out += char(summary.day);
-  put16(out, summary.white_elo);
-  put16(out, summary.black_elo);
-  put16(out, summary.plies);
+  bytes::put_big_endian16(out, summary.white_elo);
+  bytes::put_big_endian16(out, summary.black_elo);
+  bytes::put_big_endian16(out, summary.plies);
   out.append(reinterpret_cast<const char*>(summary.opening.data()), summary.opening_length);
 }
 
@@ -42,12 +35,12 @@ std::expected<GameSummary, Status> decode_summary(std::string_view bytes) {
   summary.result = first & 3;
   summary.annotated = first & Annotated;
   summary.standard_start = !(first & SetUpStart);
-  summary.year = std::uint16_t(get16(bytes, 1));
+  summary.year = bytes::read_big_endian16(bytes.substr(1));
   summary.month = std::uint8_t(bytes[3]);
   summary.day = std::uint8_t(bytes[4]);
-  summary.white_elo = std::uint16_t(get16(bytes, 5));
-  summary.black_elo = std::uint16_t(get16(bytes, 7));
-  summary.plies = std::uint16_t(get16(bytes, 9));
+  summary.white_elo = bytes::read_big_endian16(bytes.substr(5));
+  summary.black_elo = bytes::read_big_endian16(bytes.substr(7));
+  summary.plies = bytes::read_big_endian16(bytes.substr(9));
   summary.opening_length = std::uint8_t(bytes.size() - fixed_size);
   if (summary.opening_length > summary.plies)
     return std::unexpected(Status::error(Status::Code::Corruption, "game summary damaged"));
