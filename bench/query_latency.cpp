@@ -167,10 +167,7 @@ int main(int argc, char** argv) {
           std::min<std::size_t>(game->moves.size(), 1 + std::size_t(u * u * max_ply));
       pgn::Position pos = game->start;
       for (std::size_t i = 0; i < ply; ++i) {
-        if (game->moves[i].move.is_null())
-          pos.play_null();
-        else
-          pos.play(game->moves[i].move);
+        pos.play_or_pass(game->moves[i].move);
       }
       return pgn::to_fen(pos);
     }

@@ -47,10 +47,7 @@ int run_show(const po::variables_map& vm) {
   for (std::size_t i = 0; i < ply; ++i) {
     before = pos;
     const pgn::Move m = game->moves[i].move;
-    if (m.is_null())
-      pos.play_null();
-    else
-      pos.play(m);
+    pos.play_or_pass(m);
   }
   DiagramOptions options;
   options.black_at_bottom = vm["flip"].as<bool>();

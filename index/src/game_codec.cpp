@@ -105,10 +105,7 @@ void put_line(std::string& out, const pgn::Line& line, pgn::Position pos,
       }
       if (flags & HasCommentsAfterVariations) put_strings(out, node.comments_after_variations);
     }
-    if (node.move.is_null())
-      pos.play_null();
-    else
-      pos.play(node.move);
+    pos.play_or_pass(node.move);
     if (keys) keys->push_back(pgn::repetition_key(pos));
   }
 }
@@ -190,10 +187,7 @@ bool Decoder::line(pgn::Line& out, pgn::Position pos, int depth) {
       if ((flags & HasCommentsAfterVariations) && !strings(node.comments_after_variations))
         return false;
     }
-    if (node.move.is_null())
-      pos.play_null();
-    else
-      pos.play(node.move);
+    pos.play_or_pass(node.move);
   }
   return true;
 }

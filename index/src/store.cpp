@@ -812,10 +812,7 @@ std::expected<std::vector<PositionMatch>, Status> Store::find_position(
         matches.push_back({id, int(ply), last ? pgn::Move::none() : game->moves[ply].move});
       if (last) break;
       const pgn::Move m = game->moves[ply].move;
-      if (m.is_null())
-        pos.play_null();
-      else
-        pos.play(m);
+      pos.play_or_pass(m);
     }
   }
   return matches;

@@ -15,10 +15,7 @@ Key repetition_key(const Position& pos) {
 Game::Game(const Position& start) : position_(start), keys_{repetition_key(start)} {}
 
 void Game::play(Move m) {
-  if (m.is_null())
-    position_.play_null();
-  else
-    position_.play(m);
+  position_.play_or_pass(m);
   // After a capture, a pawn move or a change of castling rights no earlier position can recur
   // (the halfmove clock alone does not see lost castling rights, the key does).
   if (position_.halfmove_clock() == 0) keys_.clear();

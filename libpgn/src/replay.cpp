@@ -148,10 +148,7 @@ Control ReplayVisitor::move(const MoveToken& token) {
     return Control::Skip;
   }
   f.before = f.current;
-  if (m->is_null())
-    f.current.play_null();
-  else
-    f.current.play(*m);
+  f.current.play_or_pass(*m);
   f.has_move = true;
   f.after_variation = false;
   if (stack_.size() == 1) ++main_plies_;

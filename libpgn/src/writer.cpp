@@ -126,10 +126,7 @@ class MovetextWriter {
         force_number = true;
       }
       for (const auto& c : node.comments_after_variations) lines_.comment(c);
-      if (node.move.is_null())
-        pos.play_null();
-      else
-        pos.play(node.move);
+      pos.play_or_pass(node.move);
     }
   }
 

@@ -84,10 +84,7 @@ std::expected<pgn::Position, std::string> after_moves(std::string_view moves) {
       return std::unexpected(pgn::cat("--moves: '", token, "' is not a legal move",
                                       played.empty() ? " from the start" : " after" + played));
     played += " " + token;
-    if (move->is_null())
-      pos.play_null();
-    else
-      pos.play(*move);
+    pos.play_or_pass(*move);
   }
   return pos;
 }

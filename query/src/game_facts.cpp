@@ -10,10 +10,7 @@ std::optional<std::size_t> first_ply_at(const pgn::GameRecord& game, pgn::Key ke
     if (pgn::repetition_key(pos) == key) return ply;
     if (ply == game.moves.size()) return std::nullopt;
     const pgn::Move m = game.moves[ply].move;
-    if (m.is_null())
-      pos.play_null();
-    else
-      pos.play(m);
+    pos.play_or_pass(m);
   }
 }
 

@@ -63,6 +63,14 @@ class Position {
   void play(Move m);
   // Passes the turn (PGN's null move `--`). Requires the side to move not to be in check.
   void play_null();
+  // Plays a move of a PGN line: a legal move, or the null move (a pass), as game records and
+  // the replay hold them.
+  void play_or_pass(Move m) {
+    if (m.is_null())
+      play_null();
+    else
+      play(m);
+  }
   // The piece type a legal move moves (King for castling).
   PieceType moved_piece_type(Move m) const { return type_of(board_[m.from()]); }
   bool is_capture(Move m) const {
