@@ -19,6 +19,7 @@
 #include "pgn/reader.h"
 #include "pgn/replay.h"
 #include "pgndb/index/input.h"
+#include "pgndb/index/packed_strings.h"
 #include "pgndb/index/prepared_game.h"
 
 namespace pgndb::index {
@@ -59,17 +60,10 @@ std::expected<std::uint64_t, std::string> content_hash(const std::string& path) 
 // A run of consecutive games of the file: their texts as read, then (once a worker has been at
 // it) what each became.
 struct Chunk {
-  // The games' texts one after another in one string (one allocation per chunk rather than one
-  // per game, which another thread would free), where each game's text ends, and where each
-  // starts in the file.
-  std::string texts;
-  std::vector<std::size_t> text_ends;
+  // The games' texts (one allocation per chunk rather than one per game, which another thread
+  // would free), and where each starts in the file.
+  PackedStrings texts;
   std::vector<pgn::Location> origins;
-  std::size_t games() const { return text_ends.size(); }
-  std::string_view text(std::size_t i) const {
-    const std::size_t begin = i ? text_ends[i - 1] : 0;
-    return std::string_view(texts).substr(begin, text_ends[i] - begin);
-  }
   std::vector<std::variant<PreparedGame, Reject>> outcomes;
   std::uint64_t bytes_read = 0;  // of the file, when the chunk was cut
   bool ready = false;
@@ -92,8 +86,7 @@ class Splitter final : public pgn::Visitor {
       --skip_;
       return;
     }
-    chunk->texts += text;
-    chunk->text_ends.push_back(chunk->texts.size());
+    chunk->texts.add(text);
     chunk->origins.push_back(at_);
   }
 
@@ -241,7 +234,7 @@ class Pipeline {
     for (bool more = true; more;) {
       auto chunk = std::make_unique<Chunk>();
       splitter.chunk = chunk.get();
-      while (chunk->games() < games_per_chunk) {
+      while (chunk->texts.size() < games_per_chunk) {
         auto read = reader.read_game(splitter);
         if (!read) return finish(read.error());
         if (!(more = *read)) break;
@@ -250,7 +243,7 @@ class Pipeline {
       std::unique_lock lock(mutex_);
       changed_.wait(lock, [&] { return stopping_ || in_order_.size() < max_chunks; });
       if (stopping_) return;
-      if (chunk->games() > 0) {
+      if (chunk->texts.size() > 0) {
         to_prepare_.push_back(chunk.get());
         in_order_.push_back(std::move(chunk));
         changed_.notify_all();
@@ -274,9 +267,9 @@ class Pipeline {
       }
       spent.clear();  // outside the lock
       chunk->worker = worker;
-      chunk->outcomes.reserve(chunk->games());
-      for (std::size_t i = 0; i < chunk->games(); ++i)
-        chunk->outcomes.push_back(prepare(path_, chunk->text(i), chunk->origins[i], replay));
+      chunk->outcomes.reserve(chunk->texts.size());
+      for (std::size_t i = 0; i < chunk->texts.size(); ++i)
+        chunk->outcomes.push_back(prepare(path_, chunk->texts[i], chunk->origins[i], replay));
       {
         std::lock_guard lock(mutex_);
         chunk->ready = true;

@@ -249,7 +249,7 @@ struct Store::Impl {
   // The names family's values of each name dimension, read once (a store opened read-only sees
   // no later import; a writer's commit empties it).
   std::mutex names_mutex;
-  std::map<char, std::shared_ptr<const NameList>> names;
+  std::map<char, std::shared_ptr<const PackedStrings>> names;
 
   ~Impl() {
     for (auto* f : families)
@@ -335,9 +335,8 @@ struct WriteBatch::Impl {
   std::vector<std::pair<std::uint64_t, std::uint32_t>> variation_positions;
   // The encoded games of the batch one after another, and where each ends (the first has id
   // first_game()). Copied rather than moved in: the strings a worker allocated go back to it.
-  std::string games, summaries;
-  std::vector<std::size_t> game_ends, summary_ends;
-  std::uint32_t first_game() const { return next_game - std::uint32_t(game_ends.size()); }
+  PackedStrings games, summaries;
+  std::uint32_t first_game() const { return next_game - std::uint32_t(games.size()); }
   // Metadata keys (without the game id) and the ids of the batch's games with each, in id
   // order: a batch has far fewer distinct values than keys, so sorting the values at commit
   // costs a fraction of sorting every key.
@@ -359,9 +358,7 @@ void WriteBatch::follow(const WriteBatch& previous) {
   impl_->variation_positions.clear();
   impl_->metadata.clear();
   impl_->games.clear();
-  impl_->game_ends.clear();
   impl_->summaries.clear();
-  impl_->summary_ends.clear();
   for (auto& rows : impl_->rows) rows.clear();
 }
 
@@ -378,10 +375,8 @@ std::uint32_t WriteBatch::add_game(const PreparedGame& game, std::uint32_t dupli
   const std::uint32_t id = impl_->next_game++;
   const std::string id_key = bytes::big_endian32(id);
   auto& rows = impl_->rows;
-  impl_->games += game.encoded;
-  impl_->game_ends.push_back(impl_->games.size());
-  impl_->summaries += game.summary;
-  impl_->summary_ends.push_back(impl_->summaries.size());
+  impl_->games.add(game.encoded);
+  impl_->summaries.add(game.summary);
   for (pgn::Key key : game.positions) impl_->positions.emplace_back(key >> 24, id);
   for (pgn::Key key : game.variation_positions)
     impl_->variation_positions.emplace_back(key >> 24, id);
@@ -419,37 +414,28 @@ Status WriteBatch::commit() {
   const std::uint32_t games = impl_->next_game - 1, rejects = impl_->next_reject - 1;
   TableContent contents[FamilyCount];
   for (int f = 0; f < FamilyCount; ++f) contents[f] = rows_content(impl_->rows[f]);
-  // Games and summaries: keyed by id, one after another in the batch's buffers.
-  auto by_id = [this](const std::string& buffer, const std::vector<std::size_t>& ends) {
-    return [&buffer, &ends, id = impl_->first_game()](rocksdb::SstFileWriter& writer) mutable {
-      const std::string_view all(buffer);
-      std::size_t begin = 0;
+  // Games, keyed by id; summaries, in groups.
+  if (!impl_->games.empty()) {
+    contents[Games] = [this](rocksdb::SstFileWriter& writer) {
+      const PackedStrings& games = impl_->games;
+      std::uint32_t id = impl_->first_game();
       rocksdb::Status s;
-      for (std::size_t end : ends) {
-        if (s = writer.Put(bytes::big_endian32(id++), all.substr(begin, end - begin)); !s.ok())
-          return s;
-        begin = end;
-      }
+      for (std::size_t i = 0; s.ok() && i < games.size(); ++i)
+        s = writer.Put(bytes::big_endian32(id++), games[i]);
       return s;
     };
-  };
-  if (!impl_->game_ends.empty()) {
-    contents[Games] = by_id(impl_->games, impl_->game_ends);
     contents[Summaries] = [this](rocksdb::SstFileWriter& writer) {
       // Groups of consecutive games, each ending before an id that is a multiple of
       // summary_group: key = the group's first id, value = each game's summary as a string.
-      const std::string_view all(impl_->summaries);
-      const auto& ends = impl_->summary_ends;
+      const PackedStrings& summaries = impl_->summaries;
       std::uint32_t id = impl_->first_game();
       std::string value;
       rocksdb::Status s;
-      for (std::size_t i = 0, begin = 0; s.ok() && i < ends.size();) {
+      for (std::size_t i = 0; s.ok() && i < summaries.size();) {
         const std::uint32_t first = id;
         value.clear();
-        do {
-          bytes::put_string(value, all.substr(begin, ends[i] - begin));
-          begin = ends[i++];
-        } while (++id % summary_group != 0 && i < ends.size());
+        do bytes::put_string(value, summaries[i++]);
+        while (++id % summary_group != 0 && i < summaries.size());
         s = writer.Put(bytes::big_endian32(first), value);
       }
       return s;
@@ -777,11 +763,12 @@ Status Store::for_each_summary(
   return Status::ok();
 }
 
-std::expected<std::shared_ptr<const NameList>, Status> Store::name_values(char dimension) const {
+std::expected<std::shared_ptr<const PackedStrings>, Status> Store::name_values(
+    char dimension) const {
   std::lock_guard lock(impl_->names_mutex);
   if (auto cached = impl_->names.find(dimension); cached != impl_->names.end())
     return cached->second;
-  auto values = std::make_shared<NameList>();
+  auto values = std::make_shared<PackedStrings>();
   rocksdb::ReadOptions read;
   read.readahead_size = 1 << 20;  // the dimension's names are read at once, in order
   std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(read, impl_->families[Names]));

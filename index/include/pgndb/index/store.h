@@ -14,6 +14,7 @@
 #include "pgn/game_record.h"
 #include "pgn/reader.h"
 #include "pgndb/index/game_summary.h"
+#include "pgndb/index/packed_strings.h"
 #include "pgndb/index/prepared_game.h"
 #include "pgndb/index/status.h"
 
@@ -64,25 +65,6 @@ struct StoreStats {
   std::string first_date, last_date;
   // Bytes on disk (compressed table files) per column family, by name.
   std::vector<std::pair<std::string, std::uint64_t>> bytes_by_part;
-};
-
-// Strings in one buffer: the tens of thousands of names a name search goes through, read
-// without an allocation each.
-class NameList {
- public:
-  void add(std::string_view name) {
-    bytes_ += name;
-    ends_.push_back(bytes_.size());
-  }
-  std::size_t size() const { return ends_.size(); }
-  std::string_view operator[](std::size_t i) const {
-    const std::size_t begin = i ? ends_[i - 1] : 0;
-    return std::string_view(bytes_).substr(begin, ends_[i] - begin);
-  }
-
- private:
-  std::string bytes_;
-  std::vector<std::size_t> ends_;
 };
 
 class Store;
@@ -184,7 +166,7 @@ class Store {
   // without the game id (the dimension byte, the normalised name, 0), in key order: the
   // prefix of the value's keys (for a player, of both colours' keys). Read from the names family
   // once per store, then kept.
-  [[nodiscard]] std::expected<std::shared_ptr<const NameList>, Status> name_values(
+  [[nodiscard]] std::expected<std::shared_ptr<const PackedStrings>, Status> name_values(
       char dimension) const;
 
   // Every main-line occurrence of `position` (compared by pgn::repetition_key: placement, side,
