@@ -157,7 +157,7 @@ bool Decoder::move(const pgn::Position& pos, std::uint8_t first, pgn::Move& m) {
 
 bool Decoder::line(pgn::Line& out, pgn::Position pos, int depth) {
   std::uint64_t count;
-  if (depth > 10000 || !varint(count) || count > in_.remaining()) return false;
+  if (depth > pgn::max_variation_depth || !varint(count) || count > in_.remaining()) return false;
   out.resize(count);
   for (pgn::MoveNode& node : out) {
     std::uint8_t first;

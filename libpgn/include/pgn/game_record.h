@@ -12,6 +12,12 @@
 
 namespace pgn {
 
+// The deepest nesting of variations kept: the reader skips deeper ones (with an error), and the
+// stored-game decoder refuses them. Code that walks the move tree recurses once per level (the
+// writer, the codec, the tree's own destruction), so this bound is what keeps its stack small
+// on hostile input. Real games rarely nest past 20 levels.
+inline constexpr int max_variation_depth = 256;
+
 struct MoveNode;
 using Line = std::vector<MoveNode>;
 
