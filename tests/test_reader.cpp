@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <random>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -1004,6 +1005,218 @@ TEST_CASE("reader: comments of a game over max_game_size are read whole",
   CHECK(read_all(big + small_game, r, ReaderOptions{.chunk_size = 16, .max_game_size = 256}) == 2);
   CHECK(std::count(r.log.begin(), r.log.end(), "comment \"abcdef\"") == 300);
   CHECK(error_before_first_end(r.log));
+}
+
+// --- Hostile input: token, tag, nesting and problem limits ---
+
+// A limit of 100 bytes per token, read 16 bytes at a time, so that the long tokens below span
+// many refills.
+constexpr ReaderOptions small_tokens{.chunk_size = 16, .max_token_size = 100};
+
+// The events of `text` without locations, those of problems included.
+Log events_without_locations(std::string_view text, ReaderOptions options) {
+  return events(text, false, options);
+}
+
+TEST_CASE(
+    "reader: a comment over max_token_size is an error and left out, the moves around it "
+    "are read",
+    "[reader][limits][hostile]") {
+  for (const std::string& comment :
+       {"{" + std::string(300, 'x') + "}", ";" + std::string(300, 'x') + "\n"}) {
+    INFO(comment.substr(0, 5));
+    const std::string text = "[Event \"a\"]\n\n1. e4 " + comment + " e5 {short} *\n\n" + small_game;
+    Recorder r;
+    CHECK(read_all(text, r, small_tokens) == 2);
+    const Log expected{"begin_game @1:1",
+                       "tag Event=a @1:1",
+                       "begin_movetext",
+                       "move e4 nag0 @3:4",
+                       "problem error 3:7 comment longer than 100 bytes; ignored",
+                       "move e5 nag0 @" + std::string(comment[0] == '{' ? "3:310" : "4:2"),
+                       comment[0] == '{' ? "comment \"short\" @3:313" : "comment \"short\" @4:5",
+                       comment[0] == '{' ? "result * @3:321" : "result * @4:13",
+                       "end_game"};
+    check_same_log(Log(r.log.begin(), r.log.begin() + std::ptrdiff_t(expected.size())), expected);
+    CHECK(after_first_end(r.log) == small_game_events(comment[0] == '{' ? 5 : 6));
+  }
+}
+
+TEST_CASE("reader: a token over max_token_size is an error and left out, whatever it is made of",
+          "[reader][limits][hostile]") {
+  const std::string long_run = std::string(300, 'a');
+  for (const std::string& token :
+       {long_run, "$" + std::string(300, '1'), std::string(300, '+'), std::string(300, '1'),
+        std::string(300, '\xC3'), "e4" + std::string(300, '=')}) {
+    INFO(token.substr(0, 5));
+    const std::string text = "1. " + token + " e4 *\n\n";
+    CHECK(events_without_locations(text, small_tokens) ==
+          Log{"begin_game", "begin_movetext", "problem error token longer than 100 bytes; ignored",
+              "move e4 nag0", "result *", "end_game"});
+  }
+}
+
+TEST_CASE("reader: a tag over max_token_size is an error and left out, the other tags are read",
+          "[reader][limits][hostile]") {
+  for (const std::string& tag :
+       {"[Annotator \"" + std::string(300, 'y') + "\"]", "[" + std::string(300, 'N') + " \"v\"]"}) {
+    INFO(tag.substr(0, 12));
+    const std::string text = "[Event \"a\"]\n" + tag + "\n[Site \"b\"]\n\n1. e4 *\n\n";
+    CHECK(events(text, true, small_tokens) == Log{"begin_game @1:1", "tag Event=a @1:1",
+                                                  "problem error 2:1 tag longer than 100 bytes; "
+                                                  "ignored",
+                                                  "tag Site=b @3:1", "begin_movetext",
+                                                  "move e4 nag0 @5:4", "result * @5:7",
+                                                  "end_game"});
+  }
+}
+
+TEST_CASE("reader: comments before the tags are kept up to max_token_size in all",
+          "[reader][limits][hostile]") {
+  std::string text;
+  for (int i = 0; i < 30; ++i) text += "{c" + std::to_string(i) + "} ";  // 5 or 6 bytes each
+  text += "\n[Event \"a\"]\n\n1. e4 *\n";
+  const Log log = events_without_locations(text, small_tokens);
+  const auto comments = std::count_if(
+      log.begin(), log.end(), [](const std::string& e) { return e.starts_with("comment"); });
+  CHECK(comments > 10);  // the first 100 bytes' worth
+  CHECK(comments < 20);
+  CHECK(std::count(log.begin(), log.end(),
+                   "problem error comments before the tags longer than 100 bytes; the rest are "
+                   "left out") == 1);
+  CHECK(std::count(log.begin(), log.end(), "move e4 nag0") == 1);
+}
+
+TEST_CASE(
+    "reader: variations nested 100,000 deep: the first 256 levels are read, the deeper "
+    "ones left out with one error",
+    "[reader][limits][hostile]") {
+  const int depth = 100'000;
+  std::string text = "[Event \"deep\"]\n\n1. e4 ";
+  for (int i = 0; i < depth; ++i) text += "( d4 ";
+  text += std::string(depth, ')') + " e5 *\n\n" + small_game;
+  Recorder r(false);
+  CHECK(read_all(text, r) == 2);
+  const Log first(r.log.begin(), std::find(r.log.begin(), r.log.end(), "end_game"));
+  CHECK(std::count(first.begin(), first.end(), "begin_variation") == max_variation_depth);
+  CHECK(std::count(first.begin(), first.end(), "end_variation") == max_variation_depth);
+  CHECK(std::count(first.begin(), first.end(), "move d4 nag0") == max_variation_depth);
+  CHECK(std::count(first.begin(), first.end(),
+                   "problem error variations nested deeper than 256 levels; the deeper ones are "
+                   "left out") == 1);
+  CHECK(first.back() == "result *");
+  CHECK(first[first.size() - 2] == "move e5 nag0");
+
+  // The replay keeps those 256 levels, and the writer writes them all back.
+  StringSource source(text);
+  Reader reader(source);
+  ReplayVisitor replay({.keep_record = true});
+  REQUIRE(reader.read_game(replay).value());
+  CHECK(replay.has_error());
+  std::string written;
+  write_game(replay.record(), written);
+  CHECK(std::count(written.begin(), written.end(), '(') == max_variation_depth);
+  CHECK(std::count(written.begin(), written.end(), ')') == max_variation_depth);
+
+  // Exactly at the limit there is no error.
+  std::string at_limit = "1. e4 ";
+  for (int i = 0; i < max_variation_depth; ++i) at_limit += "( d4 ";
+  at_limit += std::string(max_variation_depth, ')') + " e5 *\n";
+  const Log log = events_without_locations(at_limit, {});
+  CHECK(std::count_if(log.begin(), log.end(),
+                      [](const std::string& e) { return e.starts_with("problem"); }) == 0);
+}
+
+TEST_CASE(
+    "reader: a million tags: the first max_tags are read, the rest left out with one "
+    "error",
+    "[reader][limits][hostile]") {
+  std::string text = "[Event \"many\"]\n";
+  for (int i = 0; i < 1'000'000; ++i) text += "[T" + std::to_string(i) + " \"v\"]\n";
+  text += "\n1. e4 *\n\n" + small_game;
+  Recorder r(false);
+  CHECK(read_all(text, r) == 2);
+  const Log first(r.log.begin(), std::find(r.log.begin(), r.log.end(), "end_game"));
+  CHECK(std::count_if(first.begin(), first.end(),
+                      [](const std::string& e) { return e.starts_with("tag "); }) == 1000);
+  CHECK(std::count(first.begin(), first.end(),
+                   "problem error more than 1000 tags; the rest are left out") == 1);
+  CHECK(first.back() == "result *");
+  CHECK(after_first_end(r.log) == Log{"begin_game", "tag Event=small", "begin_movetext",
+                                      "move e4 nag0", "move e5 nag0", "result 1-0", "end_game"});
+}
+
+TEST_CASE(
+    "reader: at most max_problems of each severity are reported per game, and an error "
+    "after many warnings still is",
+    "[reader][limits][hostile]") {
+  auto problems = [](const Log& log, std::string_view severity) {
+    return std::count_if(log.begin(), log.end(), [&](const std::string& e) {
+      return e.starts_with("problem " + std::string(severity));
+    });
+  };
+  std::string text = "1. e4 ";
+  for (int i = 0; i < 500; ++i) text += "e5!!? ";  // an unknown annotation: a warning each
+  text += "~ ";                                    // an unexpected character: an error
+  for (int i = 0; i < 500; ++i) text += "~ ";
+  text += "*\n\n" + small_game;
+  Recorder r(false);
+  CHECK(read_all(text, r, ReaderOptions{.max_problems = 100}) == 2);
+  const Log first(r.log.begin(), std::find(r.log.begin(), r.log.end(), "end_game"));
+  CHECK(problems(first, "warning") == 101);
+  CHECK(problems(first, "error") == 101);
+  CHECK(std::count(first.begin(), first.end(),
+                   "problem warning more than 100 problems of this kind in this game; the rest "
+                   "are not reported") == 1);
+  CHECK(std::count(first.begin(), first.end(),
+                   "problem error more than 100 problems of this kind in this game; the rest are "
+                   "not reported") == 1);
+  CHECK(std::count(first.begin(), first.end(), "move e5 nag0") == 500);  // nothing else lost
+  // The count starts again with each game.
+  CHECK(after_first_end(r.log) == Log{"begin_game", "tag Event=small", "begin_movetext",
+                                      "move e4 nag0", "move e5 nag0", "result 1-0", "end_game"});
+
+  // The replay keeps at most 101 of each too (its own errors among them), and still has one.
+  std::string illegal = "1. e4 ";
+  for (int i = 0; i < 500; ++i) illegal += "(1. Ke2) ";
+  illegal += "e5 *\n";
+  StringSource source(illegal);
+  Reader reader(source);
+  ReplayVisitor replay;
+  REQUIRE(reader.read_game(replay).value());
+  CHECK(replay.has_error());
+  CHECK(replay.problems().size() == 101);
+  CHECK(replay.problems().back().message ==
+        "more than 100 problems of this kind in this game; the rest are not reported");
+}
+
+TEST_CASE(
+    "reader: binary noise is read in linear time with bounded problems, and the game after "
+    "it is read",
+    "[reader][limits][hostile]") {
+  std::mt19937_64 random(20261129);
+  std::string noise(8 << 20, '\0');
+  for (char& c : noise) c = char(random());
+  const std::string text = noise + "\n\n" + small_game;
+  Recorder r(false);
+  ReaderOptions options;
+  const int games = read_all(text, r, options);
+  CHECK(games > 1);
+  // No game reports more than 101 problems of each kind.
+  std::size_t warnings = 0, errors = 0, most = 0;
+  for (const auto& e : r.log) {
+    if (e == "end_game") {
+      most = std::max({most, warnings, errors});
+      warnings = errors = 0;
+    }
+    warnings += e.starts_with("problem warning");
+    errors += e.starts_with("problem error");
+  }
+  CHECK(most <= options.max_problems + 1);
+  const auto last = std::find(r.log.rbegin(), r.log.rend(), "begin_game");
+  CHECK(Log(last.base() - 1, r.log.end()) == Log{"begin_game", "tag Event=small", "begin_movetext",
+                                                 "move e4 nag0", "move e5 nag0", "result 1-0",
+                                                 "end_game"});
 }
 
 // --- Comment commands ---

@@ -4,8 +4,10 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "encoding.h"
+#include "pgn/game_record.h"
 #include "pgn/text.h"
 
 namespace pgn {
@@ -93,6 +95,15 @@ bool is_digit(char c) { return char_classes[std::uint8_t(c)] & Digit; }
 bool is_alpha(char c) { return char_classes[std::uint8_t(c)] & Alpha; }
 bool is_symbol_char(char c) { return char_classes[std::uint8_t(c)] & SymbolChar; }
 
+// At most the first 40 bytes of `text` (cut before a UTF-8 sequence), for quoting input in a
+// message: a token may be a megabyte long.
+std::string excerpt(std::string_view text) {
+  if (text.size() <= 40) return std::string(text);
+  std::size_t n = 40;
+  while (n > 0 && (std::uint8_t(text[n]) & 0xC0) == 0x80) --n;
+  return cat(text.substr(0, n), "...");
+}
+
 bool is_result(std::string_view t) {
   return t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*" || t == "1/2" ||
          t == "\u00bd-\u00bd";
@@ -154,30 +165,43 @@ class Reader::Impl {
   // --- Scanning ---
   void skip_whitespace();
   void skip_line();
-  // The length of the run of bytes in `classes` from pos_ + n on (the whole run, reading more
-  // input as needed). The inner loop needs no bounds check: the NUL sentinel at end_ is in no
-  // class; a run that reaches end_ reads on.
+  // The length of the run of bytes in `classes` from pos_ + n on, reading more input as needed
+  // but not much past max_token_size: a run that long may go on (see too_long). The inner loop
+  // needs no bounds check: the NUL sentinel at end_ is in no class; a run that reaches end_
+  // reads on.
   std::size_t run_of(std::uint8_t classes, std::size_t n = 0) {
     for (;;) {
       const char* p = buffer_.data() + pos_ + n;
       while (char_classes[std::uint8_t(*p)] & classes) ++p;
       n = std::size_t(p - buffer_.data()) - pos_;
-      if (pos_ + n < end_ || !available(n)) return n;
+      if (pos_ + n < end_ || n >= options_.max_token_size || !available(n)) return n;
     }
   }
-  // Consumes the run of bytes in `classes` and returns it.
-  std::string_view scan_run(std::uint8_t classes) {
-    const std::size_t n = run_of(classes);
-    std::string_view token(buffer_.data() + pos_, n);
-    pos_ += n;
-    return token;
+  // When the token of `n` bytes at pos_ (a run of `classes`) is over the limit: passes over all
+  // of it, reports it, and returns true.
+  bool too_long(Visitor& v, std::uint8_t classes, std::size_t n, Location at) {
+    if (n < options_.max_token_size) return false;
+    pass_over([&](char c) { return (char_classes[std::uint8_t(c)] & classes) != 0; });
+    problem(v, SyntaxProblem::Severity::Error, at,
+            cat("token longer than ", options_.max_token_size, " bytes; ignored"));
+    return true;
+  }
+  // Consumes bytes while `in_token` holds, keeping none of them: once a game is over its size
+  // limit, a refill may drop everything before pos_.
+  template <class InToken>
+  void pass_over(InToken in_token) {
+    while (available(0) && in_token(buffer_[pos_])) {
+      ++pos_;
+      token_start_ = stream_offset();
+    }
   }
 
   // --- Grammar ---
   bool read_tag(Visitor& v);
   void read_movetext(Visitor& v);
-  // Reads a `{...}` comment; the text is valid until the next read of input.
-  std::string_view scan_comment_brace(Visitor& v, Location at);
+  // Reads a `{...}` comment; the text is valid until the next read of input. Nothing when the
+  // comment is over the token limit (reported).
+  std::optional<std::string_view> scan_comment_brace(Visitor& v, Location at);
   void read_comment_brace(Visitor& v);
   void read_comment_line(Visitor& v);
   void read_token(Visitor& v);
@@ -192,9 +216,17 @@ class Reader::Impl {
     }
     if (!skip_game_) handle(v.end_variation(at));
   }
-  // Problems in a part of the game the visitor skipped are not its concern.
+  // Problems in a part of the game the visitor skipped are not its concern. At most
+  // max_problems of each severity are reported, then one more of that severity says the rest
+  // are not: an error is never hidden behind warnings.
   void problem(Visitor& v, SyntaxProblem::Severity severity, Location at, std::string message) {
-    if (delivering()) v.syntax_problem({severity, at, std::move(message)});
+    if (!delivering()) return;
+    std::size_t& count = problem_counts_[severity == SyntaxProblem::Severity::Error];
+    if (count > options_.max_problems) return;
+    if (count++ == options_.max_problems)
+      message = cat("more than ", options_.max_problems, " problems of this kind in this game; ",
+                    "the rest are not reported");
+    v.syntax_problem({severity, at, std::move(message)});
   }
   // Tag values and comments as UTF-8: returned as they are when valid, else re-encoded.
   std::string_view as_utf8(Visitor& v, std::string_view text, Location at);
@@ -213,14 +245,16 @@ class Reader::Impl {
 
   // Per game.
   bool skip_game_ = false;
-  int variation_depth_ = 0;
-  int skip_depth_ = 0;              // > 0 while inside a skipped variation
+  std::uint64_t variation_depth_ = 0;
+  std::uint64_t skip_depth_ = 0;    // > 0 while inside a skipped variation
   bool skip_ends_visibly_ = false;  // the skipped variation began before it was skipped
   bool game_over_ = false;
   bool reported_encoding_ = false;
   bool game_truncated_ = false;
-  std::uint64_t token_end_ = 0;    // stream offset just past the game's last token so far
-  std::uint64_t token_start_ = 0;  // stream offset of the token being read
+  bool tags_over_limit_ = false;
+  std::size_t problem_counts_[2] = {};  // warnings, errors
+  std::uint64_t token_end_ = 0;         // stream offset just past the game's last token so far
+  std::uint64_t token_start_ = 0;       // stream offset of the token being read
   std::vector<std::string> tag_names_;
   std::vector<std::pair<std::string, Location>> leading_comments_;
   std::string scratch_, unescaped_;
@@ -260,6 +294,7 @@ bool Reader::Impl::refill() {
 
 void Reader::Impl::skip_whitespace() {
   for (;;) {
+    token_start_ = stream_offset();  // white space is no token: nothing here needs keeping
     char c = peek();
     if (char_classes[std::uint8_t(c)] & Blank) {
       pos_ += run_of(Blank);
@@ -276,15 +311,11 @@ void Reader::Impl::skip_whitespace() {
 }
 
 void Reader::Impl::skip_line() {
-  while (!at_end()) {
-    char c = buffer_[pos_];
-    if (c == '\n' || c == '\r') {
-      consume_byte();
-      if (c == '\r' && peek() == '\n') consume_byte();
-      return;
-    }
-    ++pos_;
-  }
+  pass_over([](char c) { return c != '\n' && c != '\r'; });
+  if (at_end()) return;
+  const char c = buffer_[pos_];
+  consume_byte();
+  if (c == '\r' && peek() == '\n') consume_byte();
 }
 
 void Reader::Impl::handle(Control c, bool variation_begin) {
@@ -326,13 +357,25 @@ bool Reader::Impl::read_tag(Visitor& v) {
   const Location at = location_at(pos_);
   ++pos_;  // '['
   while (peek() == ' ' || peek() == '\t') ++pos_;
-  std::string_view name = scan_run(TagNameChar);
-  std::string name_copy(name);
+  // A tag line over the token limit is passed over whole.
+  auto too_long = [&] {
+    skip_line();
+    problem(v, SyntaxProblem::Severity::Error, at,
+            cat("tag longer than ", options_.max_token_size, " bytes; ignored"));
+    return true;
+  };
+  const std::size_t name_size = run_of(TagNameChar);
+  if (name_size >= options_.max_token_size) return too_long();
+  std::string name_copy(buffer_.data() + pos_, name_size);
+  pos_ += name_size;
   while (peek() == ' ' || peek() == '\t') ++pos_;
 
   // The rest of the line, up to where the tag ends.
   std::size_t n = 0;
-  while (available(n) && buffer_[pos_ + n] != '\n' && buffer_[pos_ + n] != '\r') ++n;
+  while (n <= options_.max_token_size && available(n) && buffer_[pos_ + n] != '\n' &&
+         buffer_[pos_ + n] != '\r')
+    ++n;
+  if (n > options_.max_token_size) return too_long();
   std::string_view rest(buffer_.data() + pos_, n);
 
   // Where the tag ends: the `]` after the closing quote. Another tag may follow on the line.
@@ -375,9 +418,10 @@ bool Reader::Impl::read_tag(Visitor& v) {
     if (!line.empty() && line.back() == '"') line.remove_suffix(1);
     value = line;
     pos_ += n;
-    problem(v, SyntaxProblem::Severity::Warning, at,
-            cat("tag ", name_copy.empty() ? std::string("?") : name_copy,
-                " is not of the form [Name \"value\"]; read its value as \"", value, "\""));
+    problem(
+        v, SyntaxProblem::Severity::Warning, at,
+        cat("tag ", name_copy.empty() ? std::string("?") : excerpt(name_copy),
+            " is not of the form [Name \"value\"]; read its value as \"", excerpt(value), "\""));
   }
 
   if (name_copy.empty()) {
@@ -397,9 +441,10 @@ bool Reader::Impl::read_tag(Visitor& v) {
   return true;
 }
 
-std::string_view Reader::Impl::scan_comment_brace(Visitor& v, Location at) {
+std::optional<std::string_view> Reader::Impl::scan_comment_brace(Visitor& v, Location at) {
   consume_byte();  // '{'
   const std::uint64_t start = stream_offset();
+  bool over_limit = false;
   // Braces do not nest in PGN; the first `}` closes the comment.
   for (;;) {
     if (!available(0)) {
@@ -407,29 +452,50 @@ std::string_view Reader::Impl::scan_comment_brace(Visitor& v, Location at) {
               "comment not closed before the end of the input");
       break;
     }
-    char c = buffer_[pos_];
-    if (c == '}') break;
-    if (c == '\n' || c == '\r')
-      consume_byte();
-    else
-      ++pos_;
+    // The buffered bytes up to the next `}`, line end or NUL (the sentinel at end_ among them).
+    const char* const from = buffer_.data() + pos_;
+    const char* p = from;
+    while (*p != '}' && *p != '\n' && *p != '\r' && *p != '\0') ++p;
+    pos_ += std::size_t(p - from);
+    if (pos_ < end_) {
+      if (*p == '}') break;
+      if (*p == '\0')
+        ++pos_;  // a NUL inside the comment is text
+      else
+        consume_byte();
+    }
+    if (!over_limit) over_limit = stream_offset() - start > options_.max_token_size;
+    if (over_limit) token_start_ = stream_offset();  // given up: keep none of it
   }
-  std::string_view text = since(start);
+  std::string_view text = over_limit ? std::string_view() : since(start);
   if (!at_end()) ++pos_;  // '}'
-  return text;
+  if (!over_limit) return text;
+  problem(v, SyntaxProblem::Severity::Error, at,
+          cat("comment longer than ", options_.max_token_size, " bytes; ignored"));
+  return std::nullopt;
 }
 
 void Reader::Impl::read_comment_brace(Visitor& v) {
   const Location at = location_at(pos_);
-  std::string_view text = scan_comment_brace(v, at);
-  if (delivering()) handle(v.comment(as_utf8(v, text, at), at));
+  const std::optional<std::string_view> text = scan_comment_brace(v, at);
+  if (text && delivering()) handle(v.comment(as_utf8(v, *text, at), at));
 }
 
 void Reader::Impl::read_comment_line(Visitor& v) {
   const Location at = location_at(pos_);
   ++pos_;  // ';'
   const std::uint64_t start = stream_offset();
-  while (available(0) && buffer_[pos_] != '\n' && buffer_[pos_] != '\r') ++pos_;
+  std::size_t n = 0;
+  while (n <= options_.max_token_size && available(n) && buffer_[pos_ + n] != '\n' &&
+         buffer_[pos_ + n] != '\r')
+    ++n;
+  if (n > options_.max_token_size) {
+    skip_line();
+    problem(v, SyntaxProblem::Severity::Error, at,
+            cat("comment longer than ", options_.max_token_size, " bytes; ignored"));
+    return;
+  }
+  pos_ += n;
   std::string_view text = since(start);
   if (delivering()) handle(v.comment(as_utf8(v, text, at), at));
 }
@@ -441,11 +507,15 @@ void Reader::Impl::read_token(Visitor& v) {
 
   if (c == '$') {
     ++pos_;
-    std::string_view digits = scan_run(Digit);
+    const std::size_t n = run_of(Digit);
+    if (too_long(v, Digit, n, at)) return;
+    std::string_view digits(buffer_.data() + pos_, n);
+    pos_ += n;
     int nag = 0;
     for (char d : digits.substr(0, 4)) nag = nag * 10 + (d - '0');
     if (digits.empty() || digits.size() > 3 || nag > 255) {
-      problem(v, SyntaxProblem::Severity::Error, at, cat("bad NAG '$", digits, "'; ignored"));
+      problem(v, SyntaxProblem::Severity::Error, at,
+              cat("bad NAG '$", excerpt(digits), "'; ignored"));
       return;
     }
     if (delivering()) handle(v.nag(nag, at));
@@ -460,17 +530,28 @@ void Reader::Impl::read_token(Visitor& v) {
 
   // Evaluation symbols written out (`+-`, `=+`, `+/-`, `=`), and UTF-8 ones (`±`, `∞`).
   if (is_symbol_char(c) && !(c == '-' && peek(1) == '-')) {
-    std::string_view sym = scan_run(SymbolChar);
+    const std::size_t n = run_of(SymbolChar);
+    if (too_long(v, SymbolChar, n, at)) return;
+    std::string_view sym(buffer_.data() + pos_, n);
+    pos_ += n;
     if (int nag = nag_of_symbol(sym)) {
       if (delivering()) handle(v.nag(nag, at));
     } else {
-      problem(v, SyntaxProblem::Severity::Error, at, cat("unexpected '", sym, "'; ignored"));
+      problem(v, SyntaxProblem::Severity::Error, at,
+              cat("unexpected '", excerpt(sym), "'; ignored"));
     }
     return;
   }
   if (std::uint8_t(c) >= 0x80) {
+    auto non_ascii = [](char b) { return std::uint8_t(b) >= 0x80; };
     std::size_t n = 0;
-    while (available(n) && std::uint8_t(buffer_[pos_ + n]) >= 0x80) ++n;
+    while (n < options_.max_token_size && available(n) && non_ascii(buffer_[pos_ + n])) ++n;
+    if (n >= options_.max_token_size) {
+      pass_over(non_ascii);
+      problem(v, SyntaxProblem::Severity::Error, at,
+              cat("token longer than ", options_.max_token_size, " bytes; ignored"));
+      return;
+    }
     std::string_view sym(buffer_.data() + pos_, n);
     pos_ += n;
     if (int nag = nag_of_symbol(sym)) {
@@ -489,7 +570,10 @@ void Reader::Impl::read_token(Visitor& v) {
 
   if (is_digit(c)) {
     // A move number (`12.`, `12...`, `12`), a result, or castling written with zeros.
-    std::string_view t = scan_run(ResultChar);
+    const std::size_t n = run_of(ResultChar);
+    if (too_long(v, ResultChar, n, at)) return;
+    std::string_view t(buffer_.data() + pos_, n);
+    pos_ += n;
     if (is_result(t)) {
       if (delivering()) handle(v.result(t == "1/2" ? "1/2-1/2" : t, at));
       game_over_ = true;
@@ -505,6 +589,7 @@ void Reader::Impl::read_token(Visitor& v) {
 
   if (is_alpha(c) || is_digit(c) || c == '-') {
     std::size_t n = run_of(MoveChar);
+    if (too_long(v, MoveChar, n, at)) return;
     // `e8(Q)`: a promotion in parentheses, not a variation.
     if (n >= 2 && (buffer_[pos_ + n - 1] == '8' || buffer_[pos_ + n - 1] == '1') &&
         available(n + 2) && buffer_[pos_ + n] == '(' &&
@@ -538,8 +623,12 @@ void Reader::Impl::read_token(Visitor& v) {
   }
 
   ++pos_;
-  problem(v, SyntaxProblem::Severity::Error, at,
-          cat("unexpected character '", std::string_view(&c, 1), "'; ignored"));
+  // A control character is named by its value: a message is one printable line.
+  static constexpr char hex[] = "0123456789abcdef";
+  const std::string shown =
+      c >= 0x20 && c < 0x7F ? cat("'", c, "'")
+                            : cat("byte 0x", hex[std::uint8_t(c) >> 4], hex[std::uint8_t(c) & 15]);
+  problem(v, SyntaxProblem::Severity::Error, at, cat("unexpected character ", shown, "; ignored"));
 }
 
 void Reader::Impl::read_movetext(Visitor& v) {
@@ -555,10 +644,17 @@ void Reader::Impl::read_movetext(Visitor& v) {
         const Location at = location_at(pos_);
         ++pos_;
         ++variation_depth_;
-        if (skip_depth_ > 0)
+        if (skip_depth_ > 0) {
           ++skip_depth_;
-        else if (!skip_game_)
+        } else if (variation_depth_ > std::uint64_t(max_variation_depth)) {
+          // Left out like a variation the visitor skipped (no end_variation either).
+          problem(v, SyntaxProblem::Severity::Error, at,
+                  cat("variations nested deeper than ", max_variation_depth,
+                      " levels; the deeper ones are left out"));
+          skip_depth_ = 1;
+        } else if (!skip_game_) {
           handle(v.begin_variation(at), true);
+        }
         break;
       }
       case ')': {
@@ -606,16 +702,27 @@ std::expected<bool, std::string> Reader::Impl::read_game(Visitor& v) {
   game_over_ = false;
   reported_encoding_ = false;
   game_truncated_ = false;
+  tags_over_limit_ = false;
+  problem_counts_[0] = problem_counts_[1] = 0;
   tag_names_.clear();
 
   // Comments before the tags belong to the game whose tags follow them (some files open with
   // a comment about the whole file); they are delivered as the game's first comments.
+  // They are kept while they span at most max_token_size bytes.
   leading_comments_.clear();
   const Location game_at = location_at(pos_);
+  const std::uint64_t game_start = stream_offset();
+  bool leading_over_limit = false;
   while (peek() == '{') {
     const Location at = location_at(pos_);
-    std::string_view text = scan_comment_brace(v, at);
-    leading_comments_.push_back({std::string(text), at});
+    const std::optional<std::string_view> text = scan_comment_brace(v, at);
+    if (stream_offset() - game_start > options_.max_token_size && !leading_over_limit) {
+      leading_over_limit = true;
+      problem(v, SyntaxProblem::Severity::Error, at,
+              cat("comments before the tags longer than ", options_.max_token_size,
+                  " bytes; the rest are left out"));
+    }
+    if (text && !leading_over_limit) leading_comments_.push_back({std::string(*text), at});
     token_end_ = stream_offset();
     skip_whitespace();
   }
@@ -628,10 +735,19 @@ std::expected<bool, std::string> Reader::Impl::read_game(Visitor& v) {
     skip_whitespace();
     token_start_ = stream_offset();
     if (peek() != '[') break;
+    if (tag_names_.size() >= options_.max_tags) {
+      if (!tags_over_limit_)
+        problem(v, SyntaxProblem::Severity::Error, location_at(pos_),
+                cat("more than ", options_.max_tags, " tags; the rest are left out"));
+      tags_over_limit_ = true;
+      skip_line();
+      token_end_ = stream_offset();
+      continue;
+    }
     std::size_t n = 1;
     while (available(n) && (buffer_[pos_ + n] == ' ' || buffer_[pos_ + n] == '\t')) ++n;
     std::size_t name_start = n;
-    while (available(n) &&
+    while (n < options_.max_token_size && available(n) &&
            (is_alpha(buffer_[pos_ + n]) || is_digit(buffer_[pos_ + n]) || buffer_[pos_ + n] == '_'))
       ++n;
     std::string_view name(buffer_.data() + pos_ + name_start, n - name_start);

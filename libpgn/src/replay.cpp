@@ -59,8 +59,15 @@ bool is_result_text(std::string_view r) {
 
 }  // namespace
 
+// At most max_problems of each severity are kept (hostile input can hold millions), then one
+// that says the rest are not: an error past the limit still leaves has_error() true.
 void ReplayVisitor::report(GameProblem::Severity severity, Location at, std::string message) {
-  (severity == GameProblem::Severity::Error ? errors_ : warnings_)++;
+  static constexpr int max_problems = 100;
+  int& count = severity == GameProblem::Severity::Error ? errors_ : warnings_;
+  if (count > max_problems) return;
+  if (count++ == max_problems)
+    message = cat("more than ", max_problems, " problems of this kind in this game; ",
+                  "the rest are not reported");
   problems_.push_back({severity, at, std::move(message)});
 }
 

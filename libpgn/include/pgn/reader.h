@@ -2,9 +2,11 @@
 // inside it to a visitor. It knows PGN syntax, not chess: a move is a token that looks like one,
 // and the rules layer (replay.h) decides whether it is legal.
 //
-// Safety and cost: linear time in the input on any bytes, memory bounded by the largest game
-// (the reader keeps the current game's bytes contiguous, so that a visitor can copy the original
-// text of a game it could not understand). Nothing is loaded whole.
+// Safety and cost: linear time in the input on any bytes, and memory bounded whatever the input
+// (see ReaderOptions for the limits: a game's text, a token, tags and problems per game;
+// variations nest at most pgn::max_variation_depth deep). The reader keeps the current game's
+// bytes contiguous, so that a visitor can copy the original text of a game it could not
+// understand. Nothing is loaded whole.
 #pragma once
 
 #include <cstddef>
@@ -126,6 +128,13 @@ struct ReaderOptions {
   // delivered, but its original text is given up (end_game gets an empty text) and an error is
   // reported. Guards memory against input that never ends a game.
   std::size_t max_game_size = std::size_t(64) << 20;
+  // The longest comment, tag line or single token (a move, a number, a run of symbols). A
+  // longer one is an error and is left out; its bytes are passed over without being kept.
+  std::size_t max_token_size = std::size_t(1) << 20;
+  // The most tag pairs of one game; the lines after are an error and are left out.
+  std::size_t max_tags = 1000;
+  // The most problems reported for one game; after them, one error says the rest are not.
+  std::size_t max_problems = 100;
   // Where the source's first byte stands in the input it was cut from: a game's text read again
   // on its own (by another thread, say) reports the lines and columns of the original file.
   Location origin{};
