@@ -95,6 +95,15 @@ int run_import(const po::variables_map& vm) {
   options.threads = vm["threads"].as<unsigned>();
   options.batch_games = vm["batch"].as<std::size_t>();
   options.skip_duplicates = vm["skip-duplicates"].as<bool>();
+  // Why games were quarantined, as compilers say it; the first few only, since a damaged file
+  // can hold thousands (`pgndb rejects` lists them all, with their texts).
+  constexpr std::uint64_t rejects_shown = 20;
+  std::uint64_t rejects_seen = 0;
+  options.on_reject = [&](const index::Reject& r) {
+    if (++rejects_seen > rejects_shown) return;
+    std::cerr << r.source << ':' << r.location.line << ':' << r.location.column
+              << ": error: " << r.error << " (the game is quarantined)\n";
+  };
   index::FileImport total;
   for (const auto& file : vm["files"].as<std::vector<std::string>>()) {
     ProgressLine line(file);
@@ -129,6 +138,10 @@ int run_import(const po::variables_map& vm) {
     return Usage;
   }
   const double seconds = since_start();
+  if (rejects_seen > rejects_shown)
+    std::cerr << "... and " << rejects_seen - rejects_shown
+              << " more quarantined games: `pgndb rejects --db " << db_path
+              << "` lists them all, with their texts\n";
   auto tenths = [](double s) { return pgn::cat(std::int64_t(s), '.', std::int64_t(s * 10) % 10); };
   std::cerr << "imported: " << total.games << " games, duplicates: " << total.duplicates
             << (options.skip_duplicates ? " (left out)" : " (kept, marked)")

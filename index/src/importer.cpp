@@ -18,6 +18,7 @@
 
 #include "pgn/reader.h"
 #include "pgn/replay.h"
+#include "pgn/text.h"
 #include "pgndb/index/input.h"
 #include "pgndb/index/packed_strings.h"
 #include "pgndb/index/prepared_game.h"
@@ -147,7 +148,12 @@ class FingerprintTable {
 std::variant<PreparedGame, Reject> prepare(const std::string& file, std::string_view text,
                                            pgn::Location origin, pgn::ReplayVisitor& replay) {
   if (text.empty())
-    return Reject{file, origin, "game too long to keep its text; it was not imported", {}};
+    return Reject{file,
+                  origin,
+                  pgn::cat("game longer than ", pgn::ReaderOptions{}.max_game_size >> 20,
+                           " MiB: only where it stands is kept, not its text (the limit bounds ",
+                           "memory on input that never ends a game)"),
+                  {}};
   pgn::StringSource source(text);
   pgn::ReaderOptions reader_options;
   reader_options.chunk_size = text.size() + 1;
@@ -376,6 +382,7 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
       ++progress.games;
       ++handled;
       if (auto* reject = std::get_if<Reject>(&outcome)) {
+        if (options.on_reject) options.on_reject(*reject);
         batch.add_reject(*reject);
         ++result.rejects;
       } else {

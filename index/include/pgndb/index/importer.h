@@ -30,6 +30,9 @@ struct ImportOptions {
   bool skip_duplicates = false;
   // Called on the importing thread after every few hundred games.
   std::function<void(const ImportProgress&)> on_progress;
+  // Called on the importing thread for each game quarantined, in file order, before it is
+  // written (reject.text may be a large string; it is not copied for the call).
+  std::function<void(const Reject&)> on_reject;
 };
 
 struct FileImport {
