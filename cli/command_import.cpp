@@ -111,7 +111,13 @@ int run_import(const po::variables_map& vm) {
     auto imported = index::import_file(*store, file, options);
     line.clear();
     if (!imported) {
-      std::cerr << "pgndb import: " << imported.error().message() << '\n';
+      // Each batch is committed whole: what was committed stays, and the next run resumes.
+      const bool resumable = imported.error().code() == index::Status::Code::NoSpace;
+      std::cerr << "pgndb import: " << imported.error().message()
+                << (resumable ? "; the games imported before stay, and the import resumes after "
+                                "them when run again"
+                              : "")
+                << '\n';
       return Usage;
     }
     if (imported->already_imported) {

@@ -7,7 +7,9 @@
 #include <rocksdb/table.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -78,13 +80,23 @@ bool exists(const std::string& path) {
   return std::filesystem::exists(path, error);
 }
 
+// RocksDB reports a full disk and a read-only file system as I/O errors whose message ends with
+// the system's text (its Env keeps no errno): those two are told apart by that text, so that a
+// user reads what to do rather than which file RocksDB was writing.
 Status from_rocksdb(const rocksdb::Status& s, std::string_view context) {
   using Code = Status::Code;
+  const std::string text = s.ToString();
+  if (s.IsIOError()) {
+    if (s.IsNoSpace() || text.find(std::strerror(ENOSPC)) != std::string::npos)
+      return Status::error(Code::NoSpace, pgn::cat(context, ": the disk is full"));
+    if (text.find(std::strerror(EROFS)) != std::string::npos)
+      return Status::error(Code::ReadOnly, pgn::cat(context, ": the file system is read-only"));
+  }
   Code code = s.IsNotFound()     ? Code::NotFound
               : s.IsCorruption() ? Code::Corruption
               : s.IsIOError()    ? Code::IoError
                                  : Code::InvalidArgument;
-  return Status::error(code, pgn::cat(context, ": ", s.ToString()));
+  return Status::error(code, pgn::cat(context, ": ", text));
 }
 
 // Reads summaries by id, in ascending order of ids, through one iterator: the group holding
@@ -174,6 +186,32 @@ Status other_schema(const rocksdb::DBOptions& options, const std::string& path) 
   if (!s.ok() || value.size() != 4)
     return Status::error(Status::Code::Corruption, path + " is not a pgndb database");
   return version_mismatch(path, bytes::read_big_endian32(value));
+}
+
+// What `path` holds, checked before RocksDB touches it: a writer must not create a database
+// among a user's files, nor add this schema's column families to a database of another version
+// (or of another program) before finding out. Nothing there yet is fine.
+Status check_path(const std::string& path, const rocksdb::DBOptions& db_options, bool read_only) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (!fs::exists(status)) return Status::ok();
+  if (!fs::is_directory(status))
+    return Status::error(Status::Code::NotADatabase,
+                         pgn::cat(path, " is not a pgndb database: it is a file"));
+  if (!fs::exists(fs::path(path) / "CURRENT", error)) {
+    if (fs::is_empty(path, error)) return Status::ok();
+    return Status::error(
+        Status::Code::NotADatabase,
+        pgn::cat(path, " is not a pgndb database: it is a directory holding other files"));
+  }
+  if (read_only) return Status::ok();  // the read-only open checks the families itself
+  std::vector<std::string> existing;
+  if (!rocksdb::DB::ListColumnFamilies(db_options, path, &existing).ok()) return Status::ok();
+  for (std::string_view name : family_names)
+    if (std::find(existing.begin(), existing.end(), name) == existing.end())
+      return other_schema(db_options, path);
+  return Status::ok();
 }
 
 std::string encode_reject(const Reject& r) {
@@ -860,6 +898,8 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     descriptors.emplace_back(std::string(family_names[f]), family_options);
   }
 
+  if (Status checked = check_path(path, db_options, options.read_only); !checked.is_ok())
+    return std::unexpected(checked);
   auto impl = std::make_unique<Impl>();
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s;
@@ -886,6 +926,13 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     if ((!options.create_if_missing || options.read_only) &&
         (s.IsInvalidArgument() || s.IsPathNotFound() || (s.IsIOError() && !exists(path))))
       return std::unexpected(Status::error(Status::Code::NotFound, "no database at " + path));
+    // RocksDB's lock is a file lock on LOCK, taken by every writer: its error names that file.
+    if (s.IsIOError() && (s.ToString().find("lock file") != std::string::npos ||
+                          s.ToString().find("lock hold") != std::string::npos))
+      return std::unexpected(
+          Status::error(Status::Code::Busy,
+                        pgn::cat(path, " is in use: another process is writing to it (it holds ",
+                                 path, "/LOCK); run one import at a time")));
     return std::unexpected(from_rocksdb(s, "opening " + path));
   }
   impl->db.reset(raw);

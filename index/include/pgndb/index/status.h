@@ -9,7 +9,18 @@ namespace pgndb::index {
 
 class [[nodiscard]] Status {
  public:
-  enum class Code { Ok, NotFound, Corruption, IoError, InvalidArgument, IncompatibleVersion };
+  enum class Code {
+    Ok,
+    NotFound,
+    Corruption,
+    IoError,
+    InvalidArgument,
+    IncompatibleVersion,
+    NotADatabase,  // the path holds something else: a file, or a directory of other files
+    Busy,          // another process writes to the database
+    ReadOnly,      // the database's file system is mounted read-only
+    NoSpace,       // the database's disk is full
+  };
 
   Status() = default;
   static Status ok() { return {}; }
