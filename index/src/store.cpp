@@ -24,6 +24,7 @@
 #include "pgndb/index/metadata_keys.h"
 #include "position_runs.h"
 #include "run_merge_operator.h"
+#include "store_access.h"
 
 namespace pgndb::index {
 
@@ -929,5 +930,15 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   impl->rejects = *rejects;
   return Store(std::move(impl));
 }
+
+rocksdb::DB& StoreAccess::db(const Store& store) { return *store.impl_->db; }
+
+rocksdb::ColumnFamilyHandle* StoreAccess::family(const Store& store, std::string_view name) {
+  for (int f = 0; f < FamilyCount; ++f)
+    if (family_names[f] == name) return store.impl_->families[std::size_t(f)];
+  return nullptr;
+}
+
+std::uint32_t StoreAccess::summary_group() { return index::summary_group; }
 
 }  // namespace pgndb::index
