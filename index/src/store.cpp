@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -77,6 +78,25 @@ std::string hash_key(std::uint64_t hash) {
 bool exists(const std::string& path) {
   std::error_code error;
   return std::filesystem::exists(path, error);
+}
+
+// A database is created whole or not at all: in a directory beside its path, renamed to it once
+// every column family and the schema version are on disk. Created in place, a process killed
+// in its first tenth of a second left a directory that every reader refused as "not a pgndb
+// database" (the crash test found it).
+constexpr std::string_view creating_suffix = ".pgndb-creating";
+
+// Where the database for `path` is created, or nothing when `path` holds something already (a
+// database, or files that are none: opening it says which).
+std::optional<std::string> creation_path(const std::string& path) {
+  if (std::string_view(path).ends_with(creating_suffix)) return std::nullopt;
+  std::error_code error;
+  if (std::filesystem::exists(path, error) &&
+      !(std::filesystem::is_directory(path, error) && std::filesystem::is_empty(path, error)))
+    return std::nullopt;
+  std::string base = path;
+  while (base.size() > 1 && base.back() == '/') base.pop_back();
+  return base + std::string(creating_suffix);
 }
 
 Status from_rocksdb(const rocksdb::Status& s, std::string_view context) {
@@ -807,6 +827,19 @@ std::expected<std::vector<PositionMatch>, Status> Store::find_position(
 }
 
 std::expected<Store, Status> Store::open(const std::string& path, const StoreOptions& options) {
+  if (auto creating = creation_path(path);
+      creating && options.create_if_missing && !options.read_only) {
+    std::error_code error;
+    std::filesystem::remove_all(*creating, error);  // left by a process killed while creating
+    if (auto created = Store::open(*creating, options); !created)
+      return std::unexpected(created.error());
+    // Closed (and its schema version flushed) before it is renamed: an empty directory at
+    // `path` is replaced.
+    std::filesystem::rename(*creating, path, error);
+    if (error)
+      return std::unexpected(
+          Status::error(Status::Code::IoError, pgn::cat("creating ", path, ": ", error.message())));
+  }
   rocksdb::DBOptions db_options;
   db_options.create_if_missing = options.create_if_missing && !options.read_only;
   db_options.create_missing_column_families = !options.read_only;
