@@ -30,6 +30,7 @@
 #include <array>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -204,10 +205,25 @@ class Verifier {
   std::expected<VerifyReport, Status> run() {
     for (auto s : {check_default(), check_rejects(), check_sources()})
       if (!s.is_ok()) return std::unexpected(s);
-    // First pass: digests of what the games say and of what the families hold.
+    // First pass: digests of what the games say and of what the families hold, side by side
+    // (the families are read on a thread of their own while the games are replayed).
     Sink expected(nullptr), stored(nullptr);
-    if (auto s = games_pass(expected); !s.is_ok()) return std::unexpected(s);
-    if (auto s = scan_digested(stored, true); !s.is_ok()) return std::unexpected(s);
+    Status scanned;
+    std::thread scanner([&] { scanned = scan_digested(stored, true); });
+    Status replayed = games_pass(expected);
+    scanner.join();
+    for (const Status& s : {replayed, scanned})
+      if (!s.is_ok()) return std::unexpected(s);
+    // The entries of games that do not decode are not compared: the families are read again
+    // without them (the games pass found which they are; usually none).
+    skip_undecodable_ = true;
+    if (!undecodable_.empty()) {
+      quiet_ = true;
+      Sink again(nullptr);
+      if (auto s = scan_digested(again, false); !s.is_ok()) return std::unexpected(s);
+      quiet_ = false;
+      stored = std::move(again);
+    }
     // Second pass, over the groups that differ only.
     std::array<std::vector<bool>, Kinds> wanted;
     bool any = false;
@@ -242,6 +258,7 @@ class Verifier {
  private:
   void report(std::string_view family, std::string text) {
     if (quiet_) return;
+    std::lock_guard lock(report_mutex_);  // the games pass and the families' scan both report
     if (report_.listed.size() < options_.keep)
       report_.listed.push_back({std::string(family), std::move(text)});
     ++report_.inconsistencies;
@@ -264,7 +281,9 @@ class Verifier {
     if (!s.ok()) return std::unexpected(read_error(s, name));
     return value;
   }
-  bool undecodable(std::uint32_t id) const { return undecodable_.contains(id); }
+  bool undecodable(std::uint32_t id) const {
+    return skip_undecodable_ && undecodable_.contains(id);
+  }
 
   // --- Small families ---
 
@@ -786,6 +805,10 @@ class Verifier {
   // Games whose bytes do not decode: their index entries are not compared (the game is
   // reported once, as undecodable).
   std::set<std::uint32_t> undecodable_;
+  // Whether undecodable_ is complete (the games pass is over): until then the families' scan,
+  // which runs beside it, compares every entry.
+  bool skip_undecodable_ = false;
+  std::mutex report_mutex_;
 };
 
 }  // namespace
