@@ -31,9 +31,11 @@ void declare_show(po::options_description&, po::positional_options_description&)
 int run_show(const po::variables_map&);
 void declare_tree(po::options_description&, po::positional_options_description&);
 int run_tree(const po::variables_map&);
+void declare_verify(po::options_description&, po::positional_options_description&);
+int run_verify(const po::variables_map&);
 
 std::span<const Command> commands() {
-  static const std::array<Command, 10> all = {{
+  static const std::array<Command, 11> all = {{
       {"check", "replay every game and report each problem as FILE:LINE:COL", "pgndb check FILE...",
        declare_check, run_check},
       {"normalize", "rewrite games in PGN export format (canonical SAN, NAGs, 80 columns)",
@@ -55,6 +57,8 @@ std::span<const Command> commands() {
       {"tree", "the opening explorer: every move played from a position, and how it scored",
        "pgndb tree --db DIR [--fen FEN | --moves \"...\"] [filters] [--json]", declare_tree,
        run_tree},
+      {"verify", "check every index entry against the games; exit 1 on any inconsistency",
+       "pgndb verify --db DIR [--limit N] [--quiet]", declare_verify, run_verify},
       {"perft", "count the leaf nodes of the legal move tree (move generator check)",
        "pgndb perft [--fen FEN] --depth N [--divide]", declare_perft, run_perft},
   }};

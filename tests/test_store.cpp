@@ -3,6 +3,7 @@
 
 #include <rocksdb/db.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -82,4 +83,33 @@ TEST_CASE("a read-only open of an older database names its schema version") {
       Store::open((tmp / "none").string(), {.create_if_missing = false, .read_only = true});
   REQUIRE_FALSE(missing);
   CHECK(missing.error().code() == Status::Code::NotFound);
+}
+
+// A process killed while creating a database must not leave a directory that readers refuse:
+// the database is made beside its path and renamed to it whole.
+TEST_CASE("a database is created whole: a creation cut short leaves nothing at the path") {
+  TempDir tmp;
+  const std::string path = (tmp / "db").string();
+  // What a creation killed part-way leaves: RocksDB files beside the path, none at it.
+  std::filesystem::create_directory(path + ".pgndb-creating");
+  pgndb::test::write_file(path + ".pgndb-creating/LOG", "cut short");
+  auto none = Store::open(path, {.create_if_missing = false, .read_only = true});
+  REQUIRE_FALSE(none);
+  CHECK(none.error().code() == Status::Code::NotFound);
+  {
+    auto store = Store::open(path);
+    REQUIRE(store);
+    CHECK(store->version() == pgndb::index::schema_version);
+  }
+  CHECK_FALSE(std::filesystem::exists(path + ".pgndb-creating"));
+  auto reader = Store::open(path, {.create_if_missing = false, .read_only = true});
+  REQUIRE(reader);
+  CHECK(reader->game_count() == 0);
+
+  // An empty directory at the path becomes the database; a path with a trailing slash too.
+  const std::string empty = (tmp / "empty").string();
+  std::filesystem::create_directory(empty);
+  REQUIRE(Store::open(empty + "/"));
+  CHECK(Store::open(empty, {.create_if_missing = false, .read_only = true}));
+  CHECK_FALSE(std::filesystem::exists(empty + ".pgndb-creating"));
 }

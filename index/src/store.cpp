@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -26,6 +27,7 @@
 #include "pgndb/index/metadata_keys.h"
 #include "position_runs.h"
 #include "run_merge_operator.h"
+#include "store_access.h"
 
 namespace pgndb::index {
 
@@ -78,6 +80,25 @@ std::string hash_key(std::uint64_t hash) {
 bool exists(const std::string& path) {
   std::error_code error;
   return std::filesystem::exists(path, error);
+}
+
+// A database is created whole or not at all: in a directory beside its path, renamed to it once
+// every column family and the schema version are on disk. Created in place, a process killed
+// in its first tenth of a second left a directory that every reader refused as "not a pgndb
+// database" (the crash test found it).
+constexpr std::string_view creating_suffix = ".pgndb-creating";
+
+// Where the database for `path` is created, or nothing when `path` holds something already (a
+// database, or files that are none: opening it says which).
+std::optional<std::string> creation_path(const std::string& path) {
+  if (std::string_view(path).ends_with(creating_suffix)) return std::nullopt;
+  std::error_code error;
+  if (std::filesystem::exists(path, error) &&
+      !(std::filesystem::is_directory(path, error) && std::filesystem::is_empty(path, error)))
+    return std::nullopt;
+  std::string base = path;
+  while (base.size() > 1 && base.back() == '/') base.pop_back();
+  return base + std::string(creating_suffix);
 }
 
 // RocksDB reports a full disk and a read-only file system as I/O errors whose message ends with
@@ -200,7 +221,13 @@ Status check_path(const std::string& path, const rocksdb::DBOptions& db_options,
     return Status::error(Status::Code::NotADatabase,
                          pgn::cat(path, " is not a pgndb database: it is a file"));
   if (!fs::exists(fs::path(path) / "CURRENT", error)) {
-    if (fs::is_empty(path, error)) return Status::ok();
+    // RocksDB's LOCK and LOG are written before anything else: they alone are no user's files.
+    bool only_rocksdb_files = true;
+    for (const auto& entry : fs::directory_iterator(path, error)) {
+      const std::string name = entry.path().filename().string();
+      only_rocksdb_files &= name == "LOCK" || name.starts_with("LOG");
+    }
+    if (only_rocksdb_files) return Status::ok();
     return Status::error(
         Status::Code::NotADatabase,
         pgn::cat(path, " is not a pgndb database: it is a directory holding other files"));
@@ -844,6 +871,23 @@ std::expected<std::vector<PositionMatch>, Status> Store::find_position(
 }
 
 std::expected<Store, Status> Store::open(const std::string& path, const StoreOptions& options) {
+  if (auto creating = creation_path(path);
+      creating && options.create_if_missing && !options.read_only) {
+    std::error_code error;
+    std::filesystem::remove_all(*creating, error);  // left by a process killed while creating
+    if (auto created = Store::open(*creating, options); !created)
+      return std::unexpected(created.error());
+    // Closed (and its schema version flushed) before it is renamed: an empty directory at
+    // `path` is replaced.
+    std::filesystem::rename(*creating, path, error);
+    if (error)
+      return std::unexpected(
+          Status::error(Status::Code::IoError, pgn::cat("creating ", path, ": ", error.message())));
+  }
+  // Asked to open a database that is not there, RocksDB creates its directory (and a LOCK and
+  // a LOG in it) before it fails: a missing path is answered here.
+  if ((!options.create_if_missing || options.read_only) && !exists(path))
+    return std::unexpected(Status::error(Status::Code::NotFound, "no database at " + path));
   rocksdb::DBOptions db_options;
   db_options.create_if_missing = options.create_if_missing && !options.read_only;
   db_options.create_missing_column_families = !options.read_only;
@@ -976,5 +1020,15 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   impl->rejects = *rejects;
   return Store(std::move(impl));
 }
+
+rocksdb::DB& StoreAccess::db(const Store& store) { return *store.impl_->db; }
+
+rocksdb::ColumnFamilyHandle* StoreAccess::family(const Store& store, std::string_view name) {
+  for (int f = 0; f < FamilyCount; ++f)
+    if (family_names[f] == name) return store.impl_->families[std::size_t(f)];
+  return nullptr;
+}
+
+std::uint32_t StoreAccess::summary_group() { return index::summary_group; }
 
 }  // namespace pgndb::index

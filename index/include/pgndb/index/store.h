@@ -68,6 +68,7 @@ struct StoreStats {
 };
 
 class Store;
+struct StoreAccess;
 
 // Games and rejects written together: commit() stores all of them atomically (each game with
 // everything that belongs to it, or nothing), so an interrupted import leaves whole games.
@@ -177,6 +178,7 @@ class Store {
 
  private:
   friend class WriteBatch;
+  friend struct StoreAccess;  // index/src/store_access.h: the verifier reads the families
   struct Impl;
   explicit Store(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;

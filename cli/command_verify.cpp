@@ -1,0 +1,52 @@
+#include <iostream>
+#include <string>
+
+#include "command.h"
+#include "pgndb/index/store.h"
+#include "pgndb/index/verify.h"
+
+namespace pgndb::cli {
+
+void declare_verify(po::options_description& options, po::positional_options_description&) {
+  options.add_options()("db", po::value<std::string>()->required(), "database directory")(
+      "limit", po::value<std::size_t>()->default_value(100),
+      "print at most this many inconsistencies (all are counted)")(
+      "threads", po::value<unsigned>()->default_value(0),
+      "threads decoding and replaying games (0: one per core)")(
+      "quiet,q", po::bool_switch(), "print nothing; the exit code tells");
+}
+
+// Exit 0 when the database is consistent, 1 when it is not, 2 when it cannot be read.
+int run_verify(const po::variables_map& vm) {
+  auto store = index::Store::open(vm["db"].as<std::string>(),
+                                  {.create_if_missing = false, .read_only = true});
+  if (!store) {
+    std::cerr << "pgndb verify: " << store.error().message() << '\n';
+    return Usage;
+  }
+  const std::size_t limit = vm["limit"].as<std::size_t>();
+  const bool quiet = vm["quiet"].as<bool>();
+  auto report = index::verify_store(
+      *store, {.threads = vm["threads"].as<unsigned>(), .keep = quiet ? 0 : limit});
+  if (!report) {
+    std::cerr << "pgndb verify: " << report.error().message() << '\n';
+    return Usage;
+  }
+  if (quiet) return report->consistent() ? Success : Failure;
+  for (const auto& problem : report->listed)
+    std::cout << problem.family << ": " << problem.text << '\n';
+  if (report->inconsistencies > report->listed.size())
+    std::cout << "... and " << report->inconsistencies - report->listed.size() << " more\n";
+  const auto& r = *report;
+  std::cout << "checked " << r.games << " games (" << r.undecodable << " undecodable), "
+            << r.summaries << " summaries, " << r.positions << " positions, "
+            << r.variation_positions << " variation positions, " << r.metadata << " metadata keys, "
+            << r.names << " names, " << r.fingerprints << " fingerprints, " << r.duplicates
+            << " duplicates, " << r.rejects << " rejects, " << r.sources << " sources: "
+            << (r.consistent() ? std::string("consistent")
+                               : std::to_string(r.inconsistencies) + " inconsistencies")
+            << '\n';
+  return report->consistent() ? Success : Failure;
+}
+
+}  // namespace pgndb::cli

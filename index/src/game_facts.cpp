@@ -1,0 +1,143 @@
+#include "game_facts.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "bytes.h"
+#include "move_index.h"
+#include "pgn/game.h"
+#include "pgndb/index/game_codec.h"
+#include "pgndb/index/metadata_keys.h"
+#include "pgndb/index/names.h"
+#include "pgndb/index/prepared_game.h"
+
+namespace pgndb::index {
+
+namespace {
+
+std::uint64_t key40(const pgn::Position& pos) { return pgn::repetition_key(pos) >> 24; }
+
+void sort_unique(std::vector<std::uint64_t>& keys) {
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+}
+
+// The keys of the positions inside the variations of `line` (at any depth), which starts at
+// `pos`; `in_variation` when `line` is itself a variation (its positions count then).
+void variation_keys(const pgn::Line& line, pgn::Position pos, bool in_variation,
+                    std::vector<std::uint64_t>& out) {
+  if (in_variation) out.push_back(key40(pos));
+  for (const pgn::MoveNode& node : line) {
+    for (const pgn::Line& variation : node.variations) variation_keys(variation, pos, true, out);
+    pos.play_or_pass(node.move);
+    if (in_variation) out.push_back(key40(pos));
+  }
+}
+
+std::string_view tag(const pgn::GameRecord& game, std::string_view name) {
+  const std::string* value = game.tag(name);
+  return value ? std::string_view(*value) : std::string_view();
+}
+
+std::uint8_t result_code(std::string_view result) {
+  return result == "1-0" ? 1 : result == "0-1" ? 2 : result == "1/2-1/2" ? 3 : 0;
+}
+
+// docs/storage.md, "Metadata": the keys a game should have, without the game id. Written
+// from the table there rather than by calling the writer's code.
+std::vector<std::string> metadata_keys(const pgn::GameRecord& game) {
+  using namespace metadata;
+  std::vector<std::string> keys;
+  const auto says_something = [](std::string_view v) { return !v.empty() && v != "?" && v != "-"; };
+  const auto name = [&](Dimension d, std::string_view tag_name, std::string_view colour) {
+    const std::string_view value = tag(game, tag_name);
+    if (says_something(value))
+      keys.push_back(std::string(1, char(d)) + normalize_name(value) + '\0' + std::string(colour));
+  };
+  name(Player, "White", std::string_view("\0", 1));
+  name(Player, "Black", "\1");
+  name(Event, "Event", "");
+  name(Site, "Site", "");
+  DateParts date;
+  if (parse_date(tag(game, "Date"), date) && date.year > 0) keys.push_back(date_key(date));
+  keys.push_back({char(Result), char(result_code(game.result))});
+  const std::string_view eco = tag(game, "ECO");
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (eco.size() == 3 && eco[0] >= 'A' && eco[0] <= 'E' && digit(eco[1]) && digit(eco[2]))
+    keys.push_back(std::string(1, char(Eco)) + std::string(eco));
+  std::string plies(1, char(Plies));
+  put16(plies, unsigned(std::min<std::size_t>(game.moves.size(), 65535)));
+  keys.push_back(std::move(plies));
+  return keys;
+}
+
+std::uint16_t rating(const pgn::GameRecord& game, std::string_view name) {
+  const std::string_view text = tag(game, name);
+  unsigned elo = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), elo);
+  return error == std::errc() && end == text.data() + text.size() && elo < 65536
+             ? std::uint16_t(elo)
+             : 0;
+}
+
+}  // namespace
+
+GameFacts game_facts(std::uint32_t id, std::string_view stored) {
+  GameFacts facts;
+  facts.id = id;
+  auto decoded = decode_game(stored);
+  if (!decoded) {
+    facts.error = decoded.error().message();
+    return facts;
+  }
+  const pgn::GameRecord& game = *decoded;
+
+  // Positions: the game replayed from its start.
+  pgn::Position pos = game.start;
+  facts.positions.push_back(key40(pos));
+  GameSummary& summary = facts.summary;
+  bool codes_end = false;
+  for (const pgn::MoveNode& node : game.moves) {
+    // The summary's opening codes: a move's index while it fits one byte, up to the 16th move.
+    if (!codes_end && summary.opening_length < GameSummary::opening_plies) {
+      const unsigned index = node.move.is_null() ? 256 : pseudo_legal_index(pos, node.move);
+      if (index <= 250)
+        summary.opening[summary.opening_length++] = std::uint8_t(index);
+      else
+        codes_end = true;
+    }
+    pos.play_or_pass(node.move);
+    facts.positions.push_back(key40(pos));
+  }
+  sort_unique(facts.positions);
+  variation_keys(game.moves, game.start, false, facts.variation_positions);
+  sort_unique(facts.variation_positions);
+
+  for (std::string& key : metadata_keys(game)) {
+    bytes::put_big_endian32(key, id);
+    facts.metadata.push_back(std::move(key));
+  }
+
+  // The summary from the tags and moves; whether the game is annotated, and its fingerprint,
+  // only the writer's code says (prepared_game.cpp), and encoding the game again with it
+  // must give the stored bytes.
+  const PreparedGame prepared = prepare_game(game);
+  facts.canonical = prepared.encoded == stored;
+  facts.fingerprint = prepared.fingerprint;
+  summary.result = result_code(game.result);
+  metadata::DateParts date;
+  if (metadata::parse_date(tag(game, "Date"), date)) {
+    summary.year = std::uint16_t(date.year);
+    summary.month = std::uint8_t(date.month);
+    summary.day = std::uint8_t(date.day);
+  }
+  summary.white_elo = rating(game, "WhiteElo");
+  summary.black_elo = rating(game, "BlackElo");
+  summary.plies = std::uint16_t(std::min<std::size_t>(game.moves.size(), 65535));
+  summary.standard_start = game.start == pgn::Position();
+  auto written = decode_summary(prepared.summary);
+  summary.annotated = written && written->annotated;
+  return facts;
+}
+
+}  // namespace pgndb::index

@@ -1,0 +1,820 @@
+// The database checked against its games (docs/storage.md names the families and layouts).
+//
+// Every stored game is decoded and replayed (game_facts.h), and what each family should hold is
+// compared with what it holds, both ways:
+// - games: ids 1..game count, each decodes, and encodes back to the same bytes;
+// - summaries, duplicates: read in id order beside the games (both are keyed by game id), each
+//   summary compared field by field with the game; a duplicate mark must name an earlier game
+//   with the same fingerprint, itself no duplicate, and a game whose fingerprint names an
+//   earlier game must be marked;
+// - positions (both halves), variation_positions, metadata, fingerprints: too large to hold and
+//   ordered otherwise than the games (by position key, by value), so each is compared through
+//   digests (entry_digest.h): one pass over the games and one over the family; only where the
+//   digests of a group differ are the entries listed, in a second pass of both over that group
+//   alone, and compared one by one;
+// - names: read beside the metadata family (both in key order), each name must be that of some
+//   metadata key, and each name in the metadata keys must be there;
+// - rejects: ids 1..reject count, each readable; sources: each readable; the default family
+//   holds the schema version and the two counters only.
+//
+// Cost: one decode, replay and re-encoding per game (on `threads` threads; about the CPU time of
+// the import's replay), one read of every family, and a second pass only over what differs.
+// Memory: a chunk of games at a time, 1 MiB per digest (4 families, twice, plus 4 per
+// thread), the ids of the games that do not decode, and in the second pass the entries of at
+// most max_detailed_groups groups per family (a few hundred entries each on the corpus).
+#include "pgndb/index/verify.h"
+
+#include <rocksdb/db.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "bytes.h"
+#include "entry_digest.h"
+#include "game_facts.h"
+#include "pgn/text.h"
+#include "pgndb/index/game_summary.h"
+#include "pgndb/index/metadata_keys.h"
+#include "position_runs.h"
+#include "store_access.h"
+
+namespace pgndb::index {
+
+namespace {
+
+// The families compared through digests.
+enum Digested { PositionEntries, VariationEntries, MetadataEntries, FingerprintEntries, Kinds };
+constexpr std::string_view kind_family[Kinds] = {"positions", "variation_positions", "metadata",
+                                                 "fingerprints"};
+// The second pass lists the entries of at most this many differing groups per family.
+constexpr std::size_t max_detailed_groups = 1024;
+constexpr std::size_t games_per_chunk = 2048;
+
+std::string hex(std::uint64_t v, int digits) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%0*llx", digits, static_cast<unsigned long long>(v));
+  return text;
+}
+
+std::string hex_bytes(std::string_view bytes) {
+  std::string out = "0x";
+  for (char c : bytes) out += hex(std::uint8_t(c), 2).substr(2);
+  return bytes.empty() ? "(empty)" : out;
+}
+
+// A tag value or name in quotes, control characters escaped: one inconsistency, one line.
+std::string quoted(std::string_view text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (std::uint8_t(c) < 0x20 || c == '\'' || c == '\\')
+      out += "\\" + hex(std::uint8_t(c), 2).substr(1);
+    else
+      out += c;
+  }
+  return out + "'";
+}
+
+// A position entry as a digest sees it: bucket (2 bytes), the next 24 bits of the key, game id.
+// Byte order is the index's order.
+std::string position_entry(std::uint64_t key40, std::uint32_t game) {
+  std::string entry;
+  bytes::put_big_endian16(entry, std::uint16_t(key40 >> 24));
+  entry += char(key40 >> 16);
+  entry += char(key40 >> 8);
+  entry += char(key40);
+  bytes::put_big_endian32(entry, game);
+  return entry;
+}
+
+std::string fingerprint_key(std::uint64_t fingerprint) {
+  return bytes::big_endian32(std::uint32_t(fingerprint >> 32)) +
+         bytes::big_endian32(std::uint32_t(fingerprint));
+}
+std::uint64_t read_fingerprint(std::string_view key) {
+  return std::uint64_t(bytes::read_big_endian32(key)) << 32 |
+         bytes::read_big_endian32(key.substr(4));
+}
+
+// The game id that ends an entry of any digested family (the last 4 bytes).
+std::uint32_t entry_game(std::string_view entry) {
+  return entry.size() < 4 ? 0 : bytes::read_big_endian32(entry.substr(entry.size() - 4));
+}
+
+// A metadata key without its game id, as words: `player 'carlsen, magnus' as White`.
+std::string describe_value(std::string_view value) {
+  using namespace metadata;
+  if (value.empty()) return "an empty key";
+  const std::string_view rest = value.substr(1);
+  switch (value[0]) {
+    case Player:
+      if (rest.size() >= 2 && rest[rest.size() - 2] == '\0' && std::uint8_t(rest.back()) <= 1)
+        return "player " + quoted(rest.substr(0, rest.size() - 2)) +
+               (rest.back() ? " as Black" : " as White");
+      break;
+    case Event:
+    case Site:
+      if (!rest.empty() && rest.back() == '\0')
+        return (value[0] == Event ? "event " : "site ") + quoted(rest.substr(0, rest.size() - 1));
+      break;
+    case Date:
+      if (rest.size() == 4) return "date " + date_text(value);
+      break;
+    case Result:
+      if (rest.size() == 1 && std::uint8_t(rest[0]) <= 3) {
+        constexpr std::string_view results[] = {"*", "1-0", "0-1", "1/2-1/2"};
+        return pgn::cat("result ", results[std::uint8_t(rest[0])]);
+      }
+      break;
+    case Eco:
+      if (rest.size() == 3) return "ECO " + quoted(rest);
+      break;
+    case Plies:
+      if (rest.size() == 2) return pgn::cat("plies ", bytes::read_big_endian16(rest));
+      break;
+  }
+  return "key " + hex_bytes(value);
+}
+
+// A name of the names family: the metadata key's dimension and name, without colour or id.
+std::string describe_name(std::string_view name) {
+  using namespace metadata;
+  if (name.size() >= 2 && name.back() == '\0') {
+    const std::string_view text = name.substr(1, name.size() - 2);
+    if (name[0] == Player) return "player " + quoted(text);
+    if (name[0] == Event) return "event " + quoted(text);
+    if (name[0] == Site) return "site " + quoted(text);
+  }
+  return "key " + hex_bytes(name);
+}
+
+// The name a metadata key puts into the names family, or nothing for the other dimensions:
+// the key without its game id, and for a player without the colour too.
+std::optional<std::string_view> name_of(std::string_view key) {
+  using namespace metadata;
+  if (key.size() < 6) return std::nullopt;
+  const char d = key[0];
+  if (d != Player && d != Event && d != Site) return std::nullopt;
+  key.remove_suffix(d == Player ? 5 : 4);
+  return key;
+}
+
+// Where the entries of one kind go: a digest in the first pass; in the second, a list of those
+// in the groups that differed.
+struct Sink {
+  std::vector<EntryDigest> digests;                    // first pass: one per kind
+  const std::array<std::vector<bool>, Kinds>* wanted;  // second pass: groups to list
+  std::array<std::vector<std::string>, Kinds> entries;
+
+  explicit Sink(const std::array<std::vector<bool>, Kinds>* wanted_groups)
+      : digests(wanted_groups ? 0 : Kinds), wanted(wanted_groups) {}
+  void add(Digested kind, std::string_view entry) {
+    if (!wanted)
+      digests[kind].add(entry);
+    else if (!(*wanted)[kind].empty() && (*wanted)[kind][EntryDigest::group_of(entry)])
+      entries[kind].emplace_back(entry);
+  }
+  void merge(Sink& other) {
+    for (int k = 0; k < Kinds; ++k) {
+      if (!wanted) digests[k].merge(other.digests[k]);
+      for (auto& e : other.entries[k]) entries[k].push_back(std::move(e));
+      other.entries[k].clear();
+    }
+  }
+};
+
+Status read_error(const rocksdb::Status& s, std::string_view what) {
+  return Status::error(s.IsCorruption() ? Status::Code::Corruption : Status::Code::IoError,
+                       pgn::cat("reading ", what, ": ", s.ToString()));
+}
+
+class Verifier {
+ public:
+  Verifier(const Store& store, const VerifyOptions& options)
+      : store_(store),
+        db_(StoreAccess::db(store)),
+        options_(options),
+        threads_(options.threads ? options.threads
+                                 : std::max(1u, std::thread::hardware_concurrency())),
+        games_(store.game_count()) {}
+
+  std::expected<VerifyReport, Status> run() {
+    for (auto s : {check_default(), check_rejects(), check_sources()})
+      if (!s.is_ok()) return std::unexpected(s);
+    // First pass: digests of what the games say and of what the families hold, side by side
+    // (the families are read on a thread of their own while the games are replayed).
+    Sink expected(nullptr), stored(nullptr);
+    Status scanned;
+    std::thread scanner([&] { scanned = scan_digested(stored, true); });
+    Status replayed = games_pass(expected);
+    scanner.join();
+    for (const Status& s : {replayed, scanned})
+      if (!s.is_ok()) return std::unexpected(s);
+    // The entries of games that do not decode are not compared: the families are read again
+    // without them (the games pass found which they are; usually none).
+    skip_undecodable_ = true;
+    if (!undecodable_.empty()) {
+      quiet_ = true;
+      Sink again(nullptr);
+      if (auto s = scan_digested(again, false); !s.is_ok()) return std::unexpected(s);
+      quiet_ = false;
+      stored = std::move(again);
+    }
+    // Second pass, over the groups that differ only.
+    std::array<std::vector<bool>, Kinds> wanted;
+    bool any = false;
+    for (int k = 0; k < Kinds; ++k) {
+      auto groups = expected.digests[k].differing(stored.digests[k]);
+      if (groups.empty()) continue;
+      any = true;
+      wanted[k].assign(EntryDigest::group_count, false);
+      for (std::size_t i = 0; i < groups.size() && i < max_detailed_groups; ++i)
+        wanted[k][groups[i]] = true;
+      if (groups.size() > max_detailed_groups)
+        report(kind_family[k], pgn::cat(groups.size() - max_detailed_groups,
+                                        " more groups of entries differ from the games; the "
+                                        "entries of the first ",
+                                        max_detailed_groups, " are listed"));
+    }
+    if (any) {
+      // The problems the first pass found are not repeated, nor its counts.
+      quiet_ = true;
+      const VerifyReport first_pass = report_;
+      Sink expected_entries(&wanted), stored_entries(&wanted);
+      if (auto s = games_pass(expected_entries); !s.is_ok()) return std::unexpected(s);
+      if (auto s = scan_digested(stored_entries, false); !s.is_ok()) return std::unexpected(s);
+      quiet_ = false;
+      report_ = first_pass;
+      for (int k = 0; k < Kinds; ++k)
+        compare_entries(Digested(k), expected_entries.entries[k], stored_entries.entries[k]);
+    }
+    return std::move(report_);
+  }
+
+ private:
+  void report(std::string_view family, std::string text) {
+    if (quiet_) return;
+    std::lock_guard lock(report_mutex_);  // the games pass and the families' scan both report
+    if (report_.listed.size() < options_.keep)
+      report_.listed.push_back({std::string(family), std::move(text)});
+    ++report_.inconsistencies;
+  }
+  rocksdb::ColumnFamilyHandle* family(std::string_view name) const {
+    return StoreAccess::family(store_, name);
+  }
+  std::unique_ptr<rocksdb::Iterator> iterator(std::string_view name) const {
+    rocksdb::ReadOptions read;
+    read.fill_cache = false;  // every block is read once
+    read.readahead_size = 1 << 20;
+    return std::unique_ptr<rocksdb::Iterator>(db_.NewIterator(read, family(name)));
+  }
+  // The value of `key` in family `name`: nothing when absent.
+  std::expected<std::optional<std::string>, Status> get(std::string_view name,
+                                                        std::string_view key) const {
+    std::string value;
+    rocksdb::Status s = db_.Get(rocksdb::ReadOptions(), family(name), key, &value);
+    if (s.IsNotFound()) return std::nullopt;
+    if (!s.ok()) return std::unexpected(read_error(s, name));
+    return value;
+  }
+  bool undecodable(std::uint32_t id) const {
+    return skip_undecodable_ && undecodable_.contains(id);
+  }
+
+  // --- Small families ---
+
+  Status check_default() {
+    auto it = iterator("default");
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const std::string_view key = it->key().ToStringView();
+      if (key == "meta:schema_version" || key == "meta:game_count" || key == "meta:reject_count") {
+        if (it->value().size() != 4)
+          report("default", pgn::cat(key, ": ", it->value().size(), " bytes, not 4"));
+      } else {
+        report("default", pgn::cat("unknown key ", quoted(key)));
+      }
+    }
+    return it->status().ok() ? Status::ok() : read_error(it->status(), "the counters");
+  }
+
+  // Ids 1..reject count, each readable.
+  Status check_rejects() {
+    auto it = iterator("rejects");
+    std::uint32_t next = 1;
+    const std::uint32_t count = store_.reject_count();
+    auto missing_until = [&](std::uint64_t end) {
+      for (; next < end && next <= count; ++next)
+        report("rejects", pgn::cat("reject ", next, " missing (the reject count is ", count, ")"));
+    };
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const std::string_view key = it->key().ToStringView();
+      if (key.size() != 4) {
+        report("rejects", pgn::cat("key ", hex_bytes(key), ": not a reject id"));
+        continue;
+      }
+      const std::uint32_t id = bytes::read_big_endian32(key);
+      missing_until(id);
+      if (id == 0 || id > count) {
+        report("rejects", pgn::cat("reject ", id, ": beyond the reject count ", count));
+        continue;
+      }
+      next = id + 1;
+      ++report_.rejects;
+      if (auto r = store_.reject(id); !r)
+        report("rejects", pgn::cat("reject ", id, " cannot be read: ", r.error().message()));
+    }
+    missing_until(std::uint64_t(count) + 1);
+    return it->status().ok() ? Status::ok() : read_error(it->status(), "rejects");
+  }
+
+  Status check_sources() {
+    auto it = iterator("sources");
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const std::string_view key = it->key().ToStringView();
+      if (key.size() != 8) {
+        report("sources", pgn::cat("key ", hex_bytes(key), ": not a content hash"));
+        continue;
+      }
+      ++report_.sources;
+      auto source = store_.source(read_fingerprint(key));
+      if (!source)
+        report("sources", pgn::cat("source ", hex(read_fingerprint(key), 16),
+                                   " cannot be read: ", source.error().message()));
+      else if (source->name.empty())
+        report("sources", pgn::cat("source ", hex(read_fingerprint(key), 16), " has no name"));
+    }
+    return it->status().ok() ? Status::ok() : read_error(it->status(), "sources");
+  }
+
+  // --- The games, with the summaries and duplicates beside them ---
+
+  // Reads a family keyed by game id in key order, one entry at a time.
+  class IdCursor {
+   public:
+    explicit IdCursor(std::unique_ptr<rocksdb::Iterator> it) : it_(std::move(it)) {
+      it_->SeekToFirst();
+    }
+    // The next entry with a 4-byte key (others are handed to `bad_key`); false at the end.
+    template <class BadKey>
+    bool next(std::uint32_t& id, std::string& value, BadKey&& bad_key) {
+      for (; it_->Valid(); it_->Next()) {
+        const std::string_view key = it_->key().ToStringView();
+        if (key.size() != 4) {
+          bad_key(key);
+          continue;
+        }
+        id = bytes::read_big_endian32(key);
+        value.assign(it_->value().ToStringView());
+        it_->Next();
+        return true;
+      }
+      return false;
+    }
+    const rocksdb::Status status() const { return it_->status(); }
+
+   private:
+    std::unique_ptr<rocksdb::Iterator> it_;
+  };
+
+  // The summaries one game at a time, from their groups (docs/storage.md, "Summaries").
+  class SummaryCursor {
+   public:
+    explicit SummaryCursor(Verifier& v) : v_(v), groups_(v.iterator("summaries")) { advance(); }
+    bool valid() const { return at_ < entries_.size(); }
+    std::uint32_t id() const { return first_ + std::uint32_t(at_); }
+    const std::string& bytes() const { return entries_[at_]; }
+    void advance() {
+      if (++at_ < entries_.size()) return;
+      entries_.clear();
+      at_ = 0;
+      std::string value;
+      while (entries_.empty() && groups_.next(first_, value, [&](std::string_view key) {
+        v_.report("summaries", pgn::cat("key ", hex_bytes(key), ": not a game id"));
+      })) {
+        bytes::Reader in(value);
+        std::string entry;
+        while (!in.empty()) {
+          if (!in.string(entry)) {
+            v_.report("summaries", pgn::cat("the group of game ", first_, " is damaged"));
+            entries_.clear();
+            break;
+          }
+          entries_.push_back(entry);
+        }
+        const std::uint32_t group = StoreAccess::summary_group();
+        for (std::size_t i = 1; i < entries_.size(); ++i)
+          if ((first_ + i) % group == 0) {
+            v_.report("summaries",
+                      pgn::cat("the group of game ", first_, " runs past game ", first_ + i,
+                               " (groups end before multiples of ", group, ")"));
+            break;
+          }
+      }
+    }
+    rocksdb::Status status() const { return groups_.status(); }
+
+   private:
+    Verifier& v_;
+    IdCursor groups_;
+    std::uint32_t first_ = 0;
+    std::vector<std::string> entries_;
+    std::size_t at_ = 0;
+  };
+
+  void compare_summary(std::uint32_t id, const std::string& stored, const GameSummary& game) {
+    auto decoded = decode_summary(stored);
+    if (!decoded) {
+      report("summaries", pgn::cat("game ", id, ": summary damaged (", hex_bytes(stored), ")"));
+      return;
+    }
+    const GameSummary& s = *decoded;
+    auto field = [&](std::string_view name, auto in_index, auto in_game) {
+      if (in_index != in_game)
+        report("summaries", pgn::cat("game ", id, ": ", name, " ", in_index,
+                                     " in the summary, the game says ", in_game));
+    };
+    field("result", unsigned(s.result), unsigned(game.result));
+    field("year", s.year, game.year);
+    field("month", unsigned(s.month), unsigned(game.month));
+    field("day", unsigned(s.day), unsigned(game.day));
+    field("White's Elo", s.white_elo, game.white_elo);
+    field("Black's Elo", s.black_elo, game.black_elo);
+    field("plies", s.plies, game.plies);
+    field("annotated", s.annotated, game.annotated);
+    field("standard start", s.standard_start, game.standard_start);
+    const std::string_view codes(reinterpret_cast<const char*>(s.opening.data()), s.opening_length),
+        game_codes(reinterpret_cast<const char*>(game.opening.data()), game.opening_length);
+    if (codes != game_codes)
+      report("summaries", pgn::cat("game ", id, ": opening codes ", hex_bytes(codes),
+                                   ", the game's first moves are ", hex_bytes(game_codes)));
+  }
+
+  // The duplicate mark and fingerprint of one game. `marked` is the game it is marked a
+  // duplicate of (0: none).
+  Status check_duplicate(const GameFacts& facts, std::uint32_t marked, Sink& sink) {
+    const std::uint32_t id = facts.id;
+    const std::string fp = fingerprint_key(facts.fingerprint);
+    auto value = get("fingerprints", fp);
+    if (!value) return value.error();
+    std::uint32_t first = 0;  // the game the fingerprint names
+    if (*value && (*value)->size() == 4) first = bytes::read_big_endian32(**value);
+    const std::string fp_text = hex(facts.fingerprint, 16);
+    if (marked) {
+      if (marked >= id) {
+        report("duplicates", pgn::cat("game ", id, " is marked a duplicate of game ", marked,
+                                      ", not an earlier game"));
+      } else if (first != marked) {
+        report(
+            "duplicates",
+            pgn::cat("game ", id, " is marked a duplicate of game ", marked,
+                     first ? pgn::cat(", but its fingerprint ", fp_text, " is game ", first, "'s")
+                           : pgn::cat(", but its fingerprint ", fp_text, " names no game")));
+      } else {
+        auto original = get("duplicates", bytes::big_endian32(marked));
+        if (!original) return original.error();
+        if (*original)
+          report("duplicates", pgn::cat("game ", id, " is marked a duplicate of game ", marked,
+                                        ", itself marked a duplicate"));
+      }
+      return Status::ok();
+    }
+    if (first && first < id) {
+      report("duplicates",
+             pgn::cat("game ", id, " has the fingerprint ", fp_text, " of the earlier game ", first,
+                      " but is not marked a duplicate"));
+      return Status::ok();
+    }
+    // An original: the fingerprints family must name it (compared through the digest).
+    sink.add(FingerprintEntries, fp + bytes::big_endian32(id));
+    return Status::ok();
+  }
+
+  // One pass over the games in id order: the games' own checks, summaries and duplicates (first
+  // pass), and the entries the digested families should hold, into `sink`.
+  Status games_pass(Sink& sink) {
+    auto it = iterator("games");
+    SummaryCursor summaries(*this);
+    IdCursor duplicates(iterator("duplicates"));
+    std::uint32_t dup_id = 0;
+    std::string dup_value;
+    bool dup_valid = false;
+    auto next_duplicate = [&] {
+      dup_valid = duplicates.next(dup_id, dup_value, [&](std::string_view key) {
+        report("duplicates", pgn::cat("key ", hex_bytes(key), ": not a game id"));
+      });
+    };
+    next_duplicate();
+
+    // One worker sink per thread: the digests are sums, added up at the end.
+    std::vector<std::unique_ptr<Sink>> sinks;
+    for (unsigned t = 0; t < threads_; ++t) sinks.push_back(std::make_unique<Sink>(sink.wanted));
+    // Games in id order: id and stored bytes, nothing for a game missing from the family.
+    std::vector<std::pair<std::uint32_t, std::optional<std::string>>> chunk;
+    std::vector<GameFacts> facts;
+
+    auto process = [&]() -> Status {
+      facts.assign(chunk.size(), GameFacts());
+      std::vector<std::thread> workers;
+      for (unsigned t = 0; t < threads_; ++t)
+        workers.emplace_back([&, t] {
+          Sink& out = *sinks[t];
+          for (std::size_t i = t; i < chunk.size(); i += threads_) {
+            if (!chunk[i].second) continue;
+            facts[i] = game_facts(chunk[i].first, *chunk[i].second);
+            const GameFacts& f = facts[i];
+            for (std::uint64_t key : f.positions)
+              out.add(PositionEntries, position_entry(key, f.id));
+            for (std::uint64_t key : f.variation_positions)
+              out.add(VariationEntries, position_entry(key, f.id));
+            for (const std::string& key : f.metadata) out.add(MetadataEntries, key);
+          }
+        });
+      for (auto& w : workers) w.join();
+      for (std::size_t i = 0; i < chunk.size(); ++i) {
+        const std::uint32_t id = chunk[i].first;
+        const bool present = chunk[i].second.has_value();
+        const GameFacts& f = facts[i];
+        const bool decoded = present && f.error.empty();
+        if (present) {
+          ++report_.games;
+          if (!decoded) {
+            ++report_.undecodable;
+            undecodable_.insert(id);
+            report("games", pgn::cat("game ", id, " cannot be decoded: ", f.error));
+          } else if (!f.canonical) {
+            report("games",
+                   pgn::cat("game ", id, ": encoding the decoded game again gives other bytes"));
+          }
+        }
+        // Its summary.
+        for (; summaries.valid() && summaries.id() < id; summaries.advance())
+          report("summaries", pgn::cat("a second summary of game ", summaries.id()));
+        if (summaries.valid() && summaries.id() == id) {
+          ++report_.summaries;
+          if (decoded) compare_summary(id, summaries.bytes(), f.summary);
+          summaries.advance();
+        } else if (present) {
+          report("summaries", pgn::cat("no summary of game ", id));
+        }
+        // Its duplicate mark.
+        std::uint32_t marked = 0;
+        for (; dup_valid && dup_id < id; next_duplicate())
+          report("duplicates", pgn::cat("key ", dup_id, ": no such game"));
+        if (dup_valid && dup_id == id) {
+          ++report_.duplicates;
+          if (dup_value.size() == 4)
+            marked = bytes::read_big_endian32(dup_value);
+          else
+            report("duplicates",
+                   pgn::cat("game ", id, ": value ", hex_bytes(dup_value), " is not a game id"));
+          next_duplicate();
+        }
+        if (decoded)
+          if (auto s = check_duplicate(f, marked, sink); !s.is_ok()) return s;
+      }
+      chunk.clear();
+      return Status::ok();
+    };
+
+    std::uint32_t next = 1;  // the id expected next
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const std::string_view key = it->key().ToStringView();
+      if (key.size() != 4) {
+        report("games", pgn::cat("key ", hex_bytes(key), ": not a game id"));
+        continue;
+      }
+      const std::uint32_t id = bytes::read_big_endian32(key);
+      if (id == 0 || id > games_) {
+        report("games", pgn::cat("game ", id, ": beyond the game count ", games_));
+        continue;
+      }
+      for (; next < id; ++next) {
+        report("games", pgn::cat("game ", next, " missing (the game count is ", games_, ")"));
+        chunk.emplace_back(next, std::nullopt);
+      }
+      chunk.emplace_back(id, std::string(it->value().ToStringView()));
+      next = id + 1;
+      if (chunk.size() >= games_per_chunk)
+        if (auto s = process(); !s.is_ok()) return s;
+    }
+    if (!it->status().ok()) return read_error(it->status(), "games");
+    for (; next <= games_; ++next) {
+      report("games", pgn::cat("game ", next, " missing (the game count is ", games_, ")"));
+      chunk.emplace_back(next, std::nullopt);
+    }
+    if (auto s = process(); !s.is_ok()) return s;
+    for (; summaries.valid(); summaries.advance())
+      report("summaries",
+             pgn::cat("summary of game ", summaries.id(), ": beyond the game count ", games_));
+    for (; dup_valid; next_duplicate())
+      report("duplicates", pgn::cat("game ", dup_id, ": beyond the game count ", games_));
+    if (!summaries.status().ok()) return read_error(summaries.status(), "summaries");
+    if (!duplicates.status().ok()) return read_error(duplicates.status(), "duplicates");
+    for (auto& s : sinks) sink.merge(*s);
+    return Status::ok();
+  }
+
+  // --- The families compared through digests ---
+
+  // Reads the families compared through digests into `sink`; `first` counts their entries and
+  // checks the names family beside the metadata.
+  Status scan_digested(Sink& sink, bool first) {
+    for (std::string_view name : {"positions", "positions_upper", "variation_positions"})
+      if (auto s = scan_positions(name, sink, first); !s.is_ok()) return s;
+    if (auto s = scan_metadata(sink, first); !s.is_ok()) return s;
+    auto it = iterator("fingerprints");
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const std::string_view key = it->key().ToStringView(), value = it->value().ToStringView();
+      if (key.size() != 8 || value.size() != 4) {
+        report("fingerprints", pgn::cat("key ", hex_bytes(key), ", value ", hex_bytes(value),
+                                        ": not a fingerprint and a game id"));
+        continue;
+      }
+      if (first) ++report_.fingerprints;
+      if (!undecodable(bytes::read_big_endian32(value)))
+        sink.add(FingerprintEntries, std::string(key) + std::string(value));
+    }
+    return it->status().ok() ? Status::ok() : read_error(it->status(), "fingerprints");
+  }
+
+  Status scan_positions(std::string_view name, Sink& sink, bool first) {
+    const bool variations = name == "variation_positions";
+    const Digested kind = variations ? VariationEntries : PositionEntries;
+    auto it = iterator(name);
+    std::vector<positions::Entry> run;
+    auto bucket_text = [](std::uint32_t bucket) { return "bucket " + hex(bucket, 4); };
+    std::optional<std::uint32_t> last_readable;  // the last bucket read
+    for (it->SeekToFirst();;) {
+      for (; it->Valid(); it->Next()) {
+        const std::string_view key = it->key().ToStringView();
+        if (key.size() != 2) {
+          report(name, pgn::cat("key ", hex_bytes(key), ": not a bucket"));
+          continue;
+        }
+        const std::uint32_t bucket = bytes::read_big_endian16(key);
+        last_readable = bucket;
+        if (!variations && (bucket < positions::bucket_count / 2) != (name == "positions"))
+          report(name, pgn::cat(bucket_text(bucket), ": belongs in the other half of the index"));
+        run.clear();
+        if (!positions::decode_run(it->value().ToStringView(), run)) {
+          report(name, pgn::cat(bucket_text(bucket), ": run damaged"));
+          continue;
+        }
+        for (const positions::Entry& e : run) {
+          if (first) ++(variations ? report_.variation_positions : report_.positions);
+          if (!undecodable(e.game))
+            sink.add(kind, position_entry(std::uint64_t(bucket) << 24 | e.suffix, e.game));
+        }
+      }
+      if (it->status().ok()) break;
+      // RocksDB folds a bucket's runs as it reads them (the merge operator); a damaged run
+      // stops the iterator. Find the bucket that cannot be read, report it and go on after it.
+      const std::uint32_t from = last_readable ? *last_readable + 1 : 0;
+      std::optional<std::uint32_t> damaged;
+      for (std::uint32_t b = from; b < positions::bucket_count && !damaged; ++b) {
+        std::string value;
+        rocksdb::Status s =
+            db_.Get(rocksdb::ReadOptions(), family(name), positions::bucket_key_of(b), &value);
+        if (!s.ok() && !s.IsNotFound()) damaged = b;
+      }
+      if (!damaged) return read_error(it->status(), name);
+      report(name, pgn::cat(bucket_text(*damaged), ": runs cannot be folded (damaged)"));
+      last_readable = *damaged;
+      if (*damaged + 1 >= positions::bucket_count) break;
+      it = iterator(name);
+      it->Seek(positions::bucket_key_of(*damaged + 1));
+    }
+    return Status::ok();
+  }
+
+  // The metadata family, and beside it the names family (both in key order).
+  Status scan_metadata(Sink& sink, bool first) {
+    auto it = iterator("metadata");
+    auto names = iterator("names");
+    names->SeekToFirst();
+    std::string previous_name;
+    bool have_previous = false;
+    auto name_seen = [&](std::string_view name) {  // a name of the metadata keys, ascending
+      for (; names->Valid() && names->key().ToStringView() < name; names->Next()) {
+        ++report_.names;
+        report("names",
+               describe_name(names->key().ToStringView()) + ": no metadata key has this name");
+      }
+      if (names->Valid() && names->key().ToStringView() == name) {
+        ++report_.names;
+        if (!names->value().empty()) report("names", describe_name(name) + ": value is not empty");
+        names->Next();
+      } else {
+        report("names", describe_name(name) + ": missing (metadata keys have this name)");
+      }
+    };
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const std::string_view key = it->key().ToStringView();
+      if (key.size() < 6) {
+        report("metadata", pgn::cat("key ", hex_bytes(key), ": too short for a value and an id"));
+        continue;
+      }
+      if (first) {
+        ++report_.metadata;
+        if (!it->value().empty())
+          report("metadata", pgn::cat(describe_value(key.substr(0, key.size() - 4)), ", game ",
+                                      entry_game(key), ": value is not empty"));
+        if (auto name = name_of(key); name && (!have_previous || *name != previous_name)) {
+          name_seen(*name);
+          previous_name = *name;
+          have_previous = true;
+        }
+      }
+      if (!undecodable(entry_game(key))) sink.add(MetadataEntries, key);
+    }
+    if (!it->status().ok()) return read_error(it->status(), "metadata");
+    if (first)
+      for (; names->Valid(); names->Next()) {
+        ++report_.names;
+        report("names",
+               describe_name(names->key().ToStringView()) + ": no metadata key has this name");
+      }
+    return names->status().ok() ? Status::ok() : read_error(names->status(), "names");
+  }
+
+  // The entries of the groups whose digests differed, one by one.
+  void compare_entries(Digested kind, std::vector<std::string>& expected,
+                       std::vector<std::string>& stored) {
+    std::sort(expected.begin(), expected.end());
+    std::sort(stored.begin(), stored.end());
+    std::vector<std::string> missing, extra;
+    std::set_difference(expected.begin(), expected.end(), stored.begin(), stored.end(),
+                        std::back_inserter(missing));
+    std::set_difference(stored.begin(), stored.end(), expected.begin(), expected.end(),
+                        std::back_inserter(extra));
+    for (const std::string& e : missing) report_entry(kind, e, true);
+    for (const std::string& e : extra) report_entry(kind, e, false);
+  }
+
+  void report_entry(Digested kind, std::string_view entry, bool missing) {
+    const std::uint32_t game = entry_game(entry);
+    const std::string game_text = game == 0 || game > games_
+                                      ? pgn::cat("game ", game, " (no such game)")
+                                      : pgn::cat("game ", game);
+    switch (kind) {
+      case PositionEntries:
+      case VariationEntries: {
+        const std::uint64_t key40 = std::uint64_t(bytes::read_big_endian16(entry)) << 24 |
+                                    std::uint64_t(std::uint8_t(entry[2])) << 16 |
+                                    std::uint64_t(std::uint8_t(entry[3])) << 8 |
+                                    std::uint8_t(entry[4]);
+        const std::uint32_t bucket = std::uint32_t(key40 >> 24);
+        const std::string_view family = kind == VariationEntries ? "variation_positions"
+                                        : bucket < positions::bucket_count / 2 ? "positions"
+                                                                               : "positions_upper";
+        const std::string where = kind == VariationEntries ? " in a variation" : "";
+        const std::string key_text =
+            pgn::cat("position key ", hex(key40, 10), " (bucket ", hex(bucket, 4), ")");
+        report(family,
+               missing
+                   ? pgn::cat(game_text, " reaches ", key_text, where, ": missing from the index")
+                   : pgn::cat(key_text, " lists ", game_text, ", which does not reach it", where));
+        break;
+      }
+      case MetadataEntries:
+        report("metadata",
+               pgn::cat(describe_value(entry.substr(0, entry.size() - 4)), ", ", game_text,
+                        missing ? ": missing from the index" : ": not a key of that game"));
+        break;
+      case FingerprintEntries:
+        report("fingerprints",
+               pgn::cat("fingerprint ", hex(read_fingerprint(entry), 16), ", ", game_text,
+                        missing ? ": missing (the game is no duplicate)"
+                                : ": not that game's fingerprint, or the game is a duplicate"));
+        break;
+      case Kinds: break;
+    }
+  }
+
+  const Store& store_;
+  rocksdb::DB& db_;
+  const VerifyOptions options_;
+  const unsigned threads_;
+  const std::uint32_t games_;
+  VerifyReport report_;
+  bool quiet_ = false;
+  // Games whose bytes do not decode: their index entries are not compared (the game is
+  // reported once, as undecodable).
+  std::set<std::uint32_t> undecodable_;
+  // Whether undecodable_ is complete (the games pass is over): until then the families' scan,
+  // which runs beside it, compares every entry.
+  bool skip_undecodable_ = false;
+  std::mutex report_mutex_;
+};
+
+}  // namespace
+
+std::expected<VerifyReport, Status> verify_store(const Store& store, const VerifyOptions& options) {
+  return Verifier(store, options).run();
+}
+
+}  // namespace pgndb::index

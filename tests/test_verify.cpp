@@ -1,0 +1,553 @@
+// pgndb verify: consistent on databases the importer writes (samples, edge cases with their
+// rejects and duplicates), and each kind of damage, done to each column family through RocksDB
+// directly, reported by family and key.
+#include <catch2/catch.hpp>
+
+#include <rocksdb/db.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bytes.h"
+#include "pgndb/index/game_summary.h"
+#include "pgndb/index/store.h"
+#include "pgndb/index/verify.h"
+#include "position_runs.h"
+#include "run_merge_operator.h"
+#include "support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace pgndb::test;
+using pgndb::index::Store;
+using pgndb::index::VerifyReport;
+namespace bytes = pgndb::index::bytes;
+namespace positions = pgndb::index::positions;
+
+std::string pgndb_command(const std::string& args) {
+  return std::string(PGNDB_BINARY) + " " + args + " 2>&1";
+}
+
+// Every edge-case file, one after another in one file: one import (one file's batches) instead
+// of 265, each of which waits for its writes to reach the disk.
+std::string edge_games() {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::recursive_directory_iterator(fs::path(PGNDB_SHARED_DATA) / "edge"))
+    if (entry.path().extension() == ".pgn") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  std::string all;
+  for (const auto& f : files) all += read_file(f) + "\n\n";
+  return all;
+}
+
+// The database every damage starts from: the samples, a copy of one sample file with a line
+// added (its games are duplicates), and a game that cannot be replayed (quarantined). Built
+// once per run of this executable.
+const fs::path& base_database() {
+  static TempDir dir;
+  static const fs::path db = [] {
+    const fs::path samples = fs::path(PGNDB_SOURCE_DIR) / "samples";
+    write_file(dir / "copy.pgn", "% a copy\n" + read_file(samples / "Morphy-100.pgn"));
+    write_file(
+        dir / "bad.pgn",
+        "[Event \"bad\"]\n[White \"C\"]\n[Black \"D\"]\n[Result \"*\"]\n\n1.e4 e5 2.Ke3 *\n");
+    const auto r = run_command(pgndb_command(
+        "import --batch 97 --db '" + (dir / "db").string() + "' '" + samples.string() +
+        "'/*.pgn '" + (dir / "copy.pgn").string() + "' '" + (dir / "bad.pgn").string() + "'"));
+    INFO(r.out);
+    REQUIRE(r.exit_code == 0);
+    return dir / "db";
+  }();
+  return db;
+}
+
+VerifyReport verify(const fs::path& db) {
+  auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
+  REQUIRE(store);
+  auto report = pgndb::index::verify_store(*store, {.threads = 2, .keep = 100000});
+  REQUIRE(report);
+  return *report;
+}
+
+std::string listing(const VerifyReport& r) {
+  std::string out;
+  for (const auto& p : r.listed) out += p.family + ": " + p.text + "\n";
+  return out;
+}
+
+// Whether `r` holds an inconsistency of `family` whose text contains `part`.
+bool reported(const VerifyReport& r, std::string_view family, std::string_view part) {
+  return std::any_of(r.listed.begin(), r.listed.end(), [&](const auto& p) {
+    return p.family == family && p.text.find(part) != std::string::npos;
+  });
+}
+
+// A copy of the base database, opened with RocksDB itself to damage it.
+class Damaged {
+ public:
+  Damaged() : path_(dir_ / "db") {
+    fs::copy(base_database(), path_, fs::copy_options::recursive);
+    open();
+  }
+  ~Damaged() { close(); }
+
+  // The first entry of `family` whose key passes `want`, as (key, value).
+  template <class Want>
+  std::pair<std::string, std::string> first(const std::string& family, Want&& want) {
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), cf(family)));
+    for (it->SeekToFirst(); it->Valid(); it->Next())
+      if (want(it->key().ToStringView())) return {it->key().ToString(), it->value().ToString()};
+    FAIL("no such entry in " << family);
+    return {};
+  }
+  std::pair<std::string, std::string> first(const std::string& family) {
+    return first(family, [](std::string_view) { return true; });
+  }
+  std::string get(const std::string& family, const std::string& key) {
+    std::string value;
+    REQUIRE(db_->Get(rocksdb::ReadOptions(), cf(family), key, &value).ok());
+    return value;
+  }
+  void put(const std::string& family, const std::string& key, const std::string& value) {
+    REQUIRE(db_->Put(rocksdb::WriteOptions(), cf(family), key, value).ok());
+  }
+  void merge(const std::string& family, const std::string& key, const std::string& value) {
+    REQUIRE(db_->Merge(rocksdb::WriteOptions(), cf(family), key, value).ok());
+  }
+  // Writes what was written to table files.
+  void reopen() {
+    close();
+    open();
+  }
+  void remove(const std::string& family, const std::string& key) {
+    REQUIRE(db_->Delete(rocksdb::WriteOptions(), cf(family), key).ok());
+  }
+  // Closes RocksDB (its writes flushed) and verifies the database.
+  VerifyReport verify() {
+    close();
+    return ::verify(path_);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  void open() {
+    std::vector<std::string> names;
+    REQUIRE(rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), path_.string(), &names).ok());
+    std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+    for (const auto& name : names) {
+      rocksdb::ColumnFamilyOptions options;
+      options.disable_auto_compactions = true;  // the damage stays as it was written
+      if (name.find("positions") != std::string::npos)
+        options.merge_operator = std::make_shared<positions::RunMergeOperator>();
+      descriptors.emplace_back(name, options);
+    }
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;
+    rocksdb::DB* raw = nullptr;
+    REQUIRE(
+        rocksdb::DB::Open(rocksdb::DBOptions(), path_.string(), descriptors, &handles, &raw).ok());
+    db_.reset(raw);
+    for (std::size_t i = 0; i < names.size(); ++i) families_[names[i]] = handles[i];
+  }
+  rocksdb::ColumnFamilyHandle* cf(const std::string& name) {
+    REQUIRE(families_.count(name));
+    return families_[name];
+  }
+  void close() {
+    if (!db_) return;
+    for (auto& [name, handle] : families_) REQUIRE(db_->DestroyColumnFamilyHandle(handle).ok());
+    families_.clear();
+    REQUIRE(db_->Close().ok());
+    db_.reset();
+  }
+
+  TempDir dir_;
+  fs::path path_;
+  std::unique_ptr<rocksdb::DB> db_;
+  std::map<std::string, rocksdb::ColumnFamilyHandle*> families_;
+};
+
+std::string id_key(std::uint32_t id) { return bytes::big_endian32(id); }
+
+std::string hex(std::uint64_t v, int digits) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%0*llx", digits, static_cast<unsigned long long>(v));
+  return text;
+}
+
+// How verify names the entry (bucket, suffix) of a position run.
+std::string position_key(std::uint32_t bucket, std::uint32_t suffix) {
+  return "position key " + hex(std::uint64_t(bucket) << 24 | suffix, 10) + " (bucket " +
+         hex(bucket, 4) + ")";
+}
+
+std::vector<positions::Entry> run_of(const std::string& value) {
+  std::vector<positions::Entry> run;
+  REQUIRE(positions::decode_run(value, run));
+  REQUIRE(!run.empty());
+  return run;
+}
+
+std::string encode(const std::vector<positions::Entry>& run) {
+  std::string out;
+  positions::encode_run(run, out);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("verify finds freshly imported samples, rejects and duplicates consistent") {
+  const VerifyReport r = verify(base_database());
+  INFO(listing(r));
+  CHECK(r.consistent());
+  CHECK(r.games == 402);  // 302 samples and 100 copies
+  CHECK(r.duplicates == 100);
+  CHECK(r.rejects == 1);
+  CHECK(r.summaries == r.games);
+  CHECK(r.fingerprints == 302);
+  CHECK(r.variation_positions > 100);
+  CHECK(r.positions > 25000);
+  CHECK(r.metadata > 3000);
+  CHECK(r.names > 200);
+  CHECK(r.sources == 7);
+  // The command: exit 0, a summary line.
+  const auto out = run_command(pgndb_command("verify --db '" + base_database().string() + "'"));
+  CHECK(out.exit_code == 0);
+  CHECK(out.out.find("consistent") != std::string::npos);
+}
+
+TEST_CASE("verify finds the edge cases consistent, with their rejects and duplicates") {
+  TempDir dir;
+  write_file(dir / "edge.pgn", edge_games());
+  const auto db = dir / "db";
+  const auto r = run_command(
+      pgndb_command("import --db '" + db.string() + "' '" + (dir / "edge.pgn").string() + "'"));
+  INFO(r.out);
+  REQUIRE(r.exit_code == 0);
+  const VerifyReport report = verify(db);
+  INFO(listing(report));
+  CHECK(report.consistent());
+  CHECK(report.games > 4000);
+  CHECK(report.rejects > 0);
+  CHECK(report.duplicates > 0);
+  CHECK(report.variation_positions > 1000);
+}
+
+TEST_CASE("verify: exit codes of the command") {
+  SECTION("no database: 2") {
+    TempDir dir;
+    const auto r = run_command(pgndb_command("verify --db '" + (dir / "none").string() + "'"));
+    CHECK(r.exit_code == 2);
+  }
+  SECTION("an inconsistency: 1, each on its own line, capped by --limit") {
+    Damaged d;
+    for (std::uint32_t id = 10; id < 20; ++id) d.remove("games", id_key(id));
+    d.verify();
+    auto r = run_command(pgndb_command("verify --limit 3 --db '" + d.path().string() + "'"));
+    INFO(r.out);
+    CHECK(r.exit_code == 1);
+    CHECK(r.out.find("games: game 10 missing") != std::string::npos);
+    CHECK(r.out.find("games: game 13 missing") == std::string::npos);
+    CHECK(r.out.find("more") != std::string::npos);
+    CHECK(r.out.find("inconsistencies") != std::string::npos);
+    r = run_command(pgndb_command("verify --quiet --db '" + d.path().string() + "'"));
+    CHECK(r.exit_code == 1);
+    CHECK(r.out.empty());
+  }
+}
+
+TEST_CASE("verify reports damage to the games") {
+  Damaged d;
+  SECTION("a game deleted") {
+    d.remove("games", id_key(7));
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "games", "game 7 missing"));
+    // Its index entries now name no stored game: not reported as the game's own problem.
+    CHECK(!r.consistent());
+  }
+  SECTION("a game beyond the count") {
+    d.put("games", id_key(5000), d.get("games", id_key(3)));
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "games", "game 5000: beyond the game count 402"));
+  }
+  SECTION("a game's bytes damaged") {
+    d.put("games", id_key(7), "\x02\x01garbage");
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "games", "game 7 cannot be decoded"));
+    CHECK(r.undecodable == 1);
+  }
+  SECTION("a game replaced by another (its index entries are then wrong)") {
+    d.put("games", id_key(7), d.get("games", id_key(8)));
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "positions", ", which does not reach it"));
+    CHECK(reported(r, "metadata", "game 7: not a key of that game"));
+    CHECK(reported(r, "metadata", "game 7: missing from the index"));
+    CHECK(reported(r, "summaries", "game 7: "));
+  }
+}
+
+TEST_CASE("verify reports damage to the summaries") {
+  Damaged d;
+  const auto [key, value] = d.first("summaries");
+  const std::uint32_t first_id = bytes::read_big_endian32(key);
+  SECTION("a group deleted") {
+    d.remove("summaries", key);
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "summaries", "no summary of game " + std::to_string(first_id)));
+  }
+  SECTION("a group beyond the games") {
+    d.put("summaries", id_key(1000), value);
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "summaries", "summary of game 1000: beyond the game count"));
+  }
+  SECTION("a summary altered") {
+    bytes::Reader in(value);
+    std::vector<std::string> entries;
+    for (std::string e; !in.empty();) {
+      REQUIRE(in.string(e));
+      entries.push_back(e);
+    }
+    auto summary = pgndb::index::decode_summary(entries[1]);
+    REQUIRE(summary);
+    summary->white_elo = std::uint16_t(summary->white_elo + 1);
+    entries[1].clear();
+    pgndb::index::encode_summary(*summary, entries[1]);
+    std::string altered;
+    for (const auto& e : entries) bytes::put_string(altered, e);
+    d.put("summaries", key, altered);
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "summaries", "game " + std::to_string(first_id + 1) + ": White's Elo"));
+    CHECK(r.inconsistencies == 1);
+  }
+}
+
+TEST_CASE("verify reports damage to the position index, entry by entry") {
+  Damaged d;
+  // A bucket of each half, and of the variations.
+  const std::string family =
+      GENERATE(as<std::string>(), "positions", "positions_upper", "variation_positions");
+  const auto [key, value] = d.first(family);
+  const std::uint32_t bucket = bytes::read_big_endian16(key);
+  const auto run = run_of(value);
+  const std::string entry_key = position_key(bucket, run[0].suffix);
+  INFO(family << ", " << entry_key);
+  SECTION("a bucket deleted: its games miss their entries") {
+    d.remove(family, key);
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, family, "game " + std::to_string(run[0].game) + " reaches " + entry_key));
+    CHECK(reported(r, family, "missing from the index"));
+    CHECK(r.inconsistencies == run.size());
+  }
+  SECTION("an entry added, for a game that does not reach the position") {
+    auto altered = run;
+    const std::uint32_t other = run[0].game == 1 ? 2 : 1;
+    altered.push_back({0xABCDEF, other});
+    std::sort(altered.begin(), altered.end());
+    d.put(family, key, encode(altered));
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, family,
+                   position_key(bucket, 0xABCDEF) + " lists game " + std::to_string(other) +
+                       ", which does not reach it"));
+    CHECK(r.inconsistencies == 1);
+  }
+  SECTION("an entry naming no game") {
+    auto altered = run;
+    altered.push_back({0xFFFFFF, 99999});
+    d.put(family, key, encode(altered));
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, family,
+                   position_key(bucket, 0xFFFFFF) +
+                       " lists game 99999 (no such game), which does not reach it"));
+  }
+  SECTION("an entry's game altered") {
+    auto altered = run;
+    altered[0].game = run[0].game == 1 ? 2 : 1;
+    std::sort(altered.begin(), altered.end());
+    altered.erase(std::unique(altered.begin(), altered.end()), altered.end());
+    d.put(family, key, encode(altered));
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, family, "game " + std::to_string(run[0].game) + " reaches " + entry_key));
+    CHECK(reported(
+        r, family,
+        entry_key + " lists game " +
+            std::to_string(altered[0].game == run[0].game ? altered[1].game : altered[0].game)));
+  }
+  SECTION("a run's bytes damaged") {
+    d.put(family, key, "\xff\xff\xff");
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, family, "bucket " + hex(bucket, 4) + ": run damaged"));
+  }
+  SECTION("a damaged run under a later run: the bucket's runs cannot be folded") {
+    d.put(family, key, "\xff\xff\xff");
+    d.reopen();  // the damaged value in a table file, the run above it in another
+    d.merge(family, key, encode({{1, 1}}));
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, family, "bucket " + hex(bucket, 4) + ": runs cannot be folded"));
+  }
+}
+
+TEST_CASE("verify reports damage to the metadata and names") {
+  Damaged d;
+  const auto [key, value] = d.first(
+      "metadata", [](std::string_view k) { return k.starts_with("p") && k[k.size() - 5] == 0; });
+  const std::uint32_t game = bytes::read_big_endian32(key.substr(key.size() - 4));
+  const std::string name = key.substr(1, key.size() - 7);
+  const std::string player = "player '" + name + "' as White, game " + std::to_string(game);
+  SECTION("a metadata key deleted") {
+    d.remove("metadata", key);
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "metadata", player + ": missing from the index"));
+  }
+  SECTION("a metadata key added") {
+    d.put("metadata", std::string("pnobody at all") + '\0' + '\0' + id_key(3), "");
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "metadata", "player 'nobody at all' as White, game 3: not a key"));
+    CHECK(reported(r, "names", "player 'nobody at all': missing"));
+  }
+  SECTION("a metadata value altered") {
+    d.put("metadata", key, "x");
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "metadata", player + ": value is not empty"));
+  }
+  SECTION("a name deleted") {
+    d.remove("names", "p" + name + '\0');
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "names", "player '" + name + "': missing"));
+    CHECK(r.inconsistencies == 1);
+  }
+  SECTION("a name added") {
+    d.put("names", std::string("ezzz nowhere") + '\0', "");
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "names", "event 'zzz nowhere': no metadata key has this name"));
+    CHECK(r.inconsistencies == 1);
+  }
+  SECTION("a name's value altered") {
+    d.put("names", "p" + name + '\0', "x");
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "names", "player '" + name + "': value is not empty"));
+  }
+}
+
+TEST_CASE("verify reports damage to the fingerprints and duplicates") {
+  Damaged d;
+  const auto [fp, original] = d.first("fingerprints");
+  const std::uint32_t game = bytes::read_big_endian32(original);
+  const std::string fp_text = hex(
+      std::uint64_t(bytes::read_big_endian32(fp)) << 32 | bytes::read_big_endian32(fp.substr(4)),
+      16);
+  // A duplicate, and the game it duplicates.
+  const auto [duplicate_key, duplicate_value] = d.first("duplicates");
+  const std::uint32_t duplicate = bytes::read_big_endian32(duplicate_key),
+                      of = bytes::read_big_endian32(duplicate_value);
+  SECTION("a fingerprint deleted") {
+    d.remove("fingerprints", fp);
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "fingerprints",
+                   "fingerprint " + fp_text + ", game " + std::to_string(game) + ": missing"));
+  }
+  SECTION("a fingerprint added") {
+    d.put("fingerprints", std::string(8, '\x01'), id_key(5));
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "fingerprints", "fingerprint 0x0101010101010101, game 5: not"));
+    CHECK(r.inconsistencies == 1);
+  }
+  SECTION("a fingerprint's game altered") {
+    d.put("fingerprints", fp, id_key(game + 1));
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "fingerprints",
+                   "fingerprint " + fp_text + ", game " + std::to_string(game) + ": missing"));
+    CHECK(reported(r, "fingerprints",
+                   "fingerprint " + fp_text + ", game " + std::to_string(game + 1) + ": not"));
+  }
+  SECTION("a duplicate mark deleted") {
+    d.remove("duplicates", duplicate_key);
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "duplicates", "game " + std::to_string(duplicate) + " has the fingerprint"));
+    CHECK(reported(r, "duplicates",
+                   "of the earlier game " + std::to_string(of) + " but is not marked a duplicate"));
+  }
+  SECTION("a duplicate mark added") {
+    d.put("duplicates", id_key(3), id_key(1));
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "duplicates", "game 3 is marked a duplicate of game 1, but"));
+  }
+  SECTION("a duplicate mark altered") {
+    d.put("duplicates", duplicate_key, id_key(of + 1));
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "duplicates",
+                   "game " + std::to_string(duplicate) + " is marked a duplicate of game " +
+                       std::to_string(of + 1) + ", but its fingerprint"));
+  }
+}
+
+TEST_CASE("verify reports damage to the rejects, sources and counters") {
+  Damaged d;
+  SECTION("a reject deleted") {
+    d.remove("rejects", id_key(1));
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "rejects", "reject 1 missing"));
+  }
+  SECTION("a reject added") {
+    d.put("rejects", id_key(2), d.get("rejects", id_key(1)));
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "rejects", "reject 2: beyond the reject count 1"));
+  }
+  SECTION("a reject damaged") {
+    d.put("rejects", id_key(1), "\x05xy");
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "rejects", "reject 1 cannot be read"));
+  }
+  SECTION("a source damaged, and one added") {
+    const auto [key, value] = d.first("sources");
+    d.put("sources", key, "\x7f");
+    d.put("sources", "abc", value);
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "sources", "cannot be read"));
+    CHECK(reported(r, "sources", "key 0x616263: not a content hash"));
+  }
+  SECTION("the game count one too high") {
+    d.put("default", "meta:game_count", id_key(403));
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "games", "game 403 missing (the game count is 403)"));
+  }
+  SECTION("an unknown key among the counters") {
+    d.put("default", "meta:other", "1");
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "default", "unknown key 'meta:other'"));
+  }
+}
