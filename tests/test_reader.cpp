@@ -1007,6 +1007,18 @@ TEST_CASE("reader: comments of a game over max_game_size are read whole",
   CHECK(error_before_first_end(r.log));
 }
 
+// Found by fuzz_reader: the check for a repeated name (which starts a new game) read names
+// without their `-`, so `Round-1` after `Round` split the game in two.
+TEST_CASE("reader: a tag name with '-' is not a repeat of the name before its '-'",
+          "[reader][tags]") {
+  CHECK(events("[Round \"1\"]\n[Round-1 \"x\"]\n\n1. e4 *\n", false) ==
+        Log{"begin_game", "tag Round=1", "tag Round-1=x", "begin_movetext", "move e4 nag0",
+            "result *", "end_game"});
+  // A true repeat still starts the next game.
+  Recorder r;
+  CHECK(read_all("[Round \"1\"]\n[Round-1 \"x\"]\n[Round-1 \"y\"]\n\n1. e4 *\n", r) == 2);
+}
+
 // --- Hostile input: token, tag, nesting and problem limits ---
 
 // A limit of 100 bytes per token, read 16 bytes at a time, so that the long tokens below span

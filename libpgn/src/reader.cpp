@@ -746,10 +746,10 @@ std::expected<bool, std::string> Reader::Impl::read_game(Visitor& v) {
     }
     std::size_t n = 1;
     while (available(n) && (buffer_[pos_ + n] == ' ' || buffer_[pos_ + n] == '\t')) ++n;
-    std::size_t name_start = n;
-    while (n < options_.max_token_size && available(n) &&
-           (is_alpha(buffer_[pos_ + n]) || is_digit(buffer_[pos_ + n]) || buffer_[pos_ + n] == '_'))
-      ++n;
+    // The name as read_tag will read it (same characters), so that `Round-1` after `Round` is a
+    // new name, not a repeat that would start a new game.
+    const std::size_t name_start = n;
+    n = std::min(run_of(TagNameChar, n), name_start + options_.max_token_size);
     std::string_view name(buffer_.data() + pos_ + name_start, n - name_start);
     if (std::find(tag_names_.begin(), tag_names_.end(), name) != tag_names_.end()) {
       game_over_ = true;
