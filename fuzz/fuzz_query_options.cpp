@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "filter_options.h"
+#include "option_error.h"
 
 namespace po = boost::program_options;
 
@@ -58,7 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
-    FUZZ_CHECK(*e.what() != '\0');
+    FUZZ_CHECK(!pgndb::cli::option_error_message(e, args).empty());
     return 0;
   }
   const pgndb::query::FilterText text = pgndb::cli::filter_text(vm);
