@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "command.h"
+#include "option_error.h"
 
 namespace pgndb::cli {
 
@@ -106,7 +107,8 @@ int run_command(const Command& c, const std::vector<std::string>& args) {
     }
     po::notify(vm);
   } catch (const po::error& e) {
-    std::cerr << "pgndb " << c.name << ": " << e.what() << " (see pgndb help " << c.name << ")\n";
+    std::cerr << "pgndb " << c.name << ": " << option_error_message(e, args) << " (see pgndb help "
+              << c.name << ")\n";
     return Usage;
   }
   return c.run(vm);

@@ -1419,7 +1419,7 @@ TEST_CASE("edge: pychess", "[edge]") {
       INFO(e.file);
       auto games = load(dir + e.file);
       CHECK(games.size() == e.games);
-      int errors = 0, mates = 0, stalemates = 0, others = 0, castling_dropped = 0;
+      int errors = 0, mates = 0, stalemates = 0, others = 0;
       for (const auto& g : games) {
         for (const auto& p : g.problems) {
           if (p.severity == GameProblem::Severity::Error)
@@ -1429,7 +1429,7 @@ TEST_CASE("edge: pychess", "[edge]") {
           else if (p.message.starts_with("the game ends in stalemate"))
             ++stalemates;
           else if (p.message.find("impossible in standard chess") != std::string::npos)
-            ++castling_dropped;  // asserted in the sections on those games
+            continue;  // not an other problem: asserted in the sections on those games
           else
             ++others;
         }

@@ -337,6 +337,12 @@ TEST_CASE("parse_san reports a pawn move to the last rank without a piece as ill
   CHECK(san(black, "d1=Q") == Move(D2, D1, Move::Promotion, Queen));
 }
 
+// Found by fuzz_reader: the square such a capture would come from is off the board, and was read.
+TEST_CASE("parse_san reports a pawn capture onto its own first rank as illegal", "[san][error]") {
+  CHECK(san_error(fen("R3k3/8/8/8/8/8/8/4K3 b - - 0 1"), "bxa8").kind == SanErrorKind::Illegal);
+  CHECK(san_error(fen("4k3/8/8/8/8/8/8/r3K3 w - - 0 1"), "bxa1").kind == SanErrorKind::Illegal);
+}
+
 // --- Canonical writing ---------------------------------------------------------------------
 
 TEST_CASE("to_san writes plain moves", "[san][write]") {

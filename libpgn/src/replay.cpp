@@ -267,6 +267,10 @@ void ReplayVisitor::syntax_problem(const SyntaxProblem& p) {
 
 void ReplayVisitor::end_game(std::string_view text) {
   if (options_.keep_text) text_ = text;
+  // A game that ends within its tags (the next game's tags follow, with no movetext between)
+  // gets no begin_movetext: set it up here, so that its FEN and Variant tags are checked and
+  // its start is the FEN's position, as for any other game.
+  if (stack_.empty() && !setup_failed_) (void)begin_movetext();
   // The main line's frame stays at the bottom of the stack, as far as it was replayed.
   main_position_ = stack_.empty() ? Position() : stack_.front().current;
   if (options_.keep_record) {

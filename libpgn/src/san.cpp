@@ -200,6 +200,8 @@ Move resolve_fast(const Position& pos, const MoveSpec& spec) {
   const int up = us == White ? 8 : -8;
   const bool last_rank = rank_of(to) == relative_rank(us, 7);
   if (last_rank != (spec.promotion != NoPieceType)) return Move::none();
+  // No pawn reaches its own first rank, and the square it would come from is off the board.
+  if (rank_of(to) == relative_rank(us, 0)) return Move::none();
   Square from = NoSquare;
   Square captured = to;
   Move::Kind kind = last_rank ? Move::Promotion : Move::Normal;
@@ -213,7 +215,7 @@ Move resolve_fast(const Position& pos, const MoveSpec& spec) {
       return Move::none();
     }
   } else {
-    if (pos.piece_on(to) != NoPiece || rank_of(to) == relative_rank(us, 0)) return Move::none();
+    if (pos.piece_on(to) != NoPiece) return Move::none();
     from = Square(to - up);
     if (pos.piece_on(from) == NoPiece && rank_of(to) == relative_rank(us, 3))
       from = Square(to - 2 * up);
