@@ -610,8 +610,10 @@ class Verifier {
     for (; summaries.valid(); summaries.advance())
       report("summaries",
              pgn::cat("summary of game ", summaries.id(), ": beyond the game count ", games_));
-    for (; dup_valid; next_duplicate())
+    while (dup_valid) {  // next_duplicate() moves dup_valid
       report("duplicates", pgn::cat("game ", dup_id, ": beyond the game count ", games_));
+      next_duplicate();
+    }
     if (!summaries.status().ok()) return read_error(summaries.status(), "summaries");
     if (!duplicates.status().ok()) return read_error(duplicates.status(), "duplicates");
     for (auto& s : sinks) sink.merge(*s);
