@@ -199,7 +199,41 @@ TEST_CASE("hostile input: a gigabyte-long token", "[hostile]") {
 TEST_CASE("hostile input: a gigabyte of white space between games is no game", "[hostile]") {
   TempDir dir;
   check_import(
-      dir, [](const Write& write) { repeat(write, " \t\n", gigabyte()); }, 0);
+      dir, [](const Write& write) { repeat(write, " ", gigabyte()); }, 0);
+}
+
+// Runs of one character where the reader expects a few: each was once read whole into memory.
+TEST_CASE("hostile input: gigabyte runs inside tokens", "[hostile]") {
+  struct Case {
+    const char* name;
+    std::string before, run, after;
+  };
+  for (const Case& c :
+       {Case{"dots after a move number", "[Event \"x\"]\n\n1", ".", " e4 *"},
+        Case{"blanks after a tag's '['", "[", " ", "Event \"x\"]\n\n1. e4 *"},
+        Case{"check signs after a promotion", "[Event \"x\"]\n\n1. e8(Q)", "+", " *"}}) {
+    INFO(c.name);
+    TempDir dir;
+    const FedRun run = check_import(
+        dir,
+        [&](const Write& write) {
+          write(c.before);
+          repeat(write, c.run, gigabyte());
+          write(c.after);
+        },
+        1);
+    CHECK(contains(run.err, too_long_game));
+  }
+}
+
+TEST_CASE("hostile input: a comment over 1 MiB before the tags quarantines the game", "[hostile]") {
+  TempDir dir;
+  const std::string game =
+      "{" + std::string(2 << 20, 'c') + "}\n[Event \"leading comment\"]\n\n1. e4 *";
+  const FedRun run = check_import(
+      dir, [&](const Write& write) { write(game); }, 1);
+  CHECK(contains(run.err, "-:8:1: error: comment longer than 1048576 bytes; ignored"));
+  CHECK(contains(rejects_of(dir).out, game));
 }
 
 TEST_CASE("hostile input: variations nested 100,000 deep", "[hostile]") {

@@ -1054,6 +1054,16 @@ TEST_CASE(
   }
 }
 
+// Read in one chunk, the comment's end is found in the same pass as its start: the limit must
+// still hold (it once did only across refills).
+TEST_CASE("reader: a comment over max_token_size read in one chunk is an error",
+          "[reader][limits][hostile]") {
+  const std::string text = "1. e4 {" + std::string(300, 'x') + "} *\n";
+  CHECK(events_without_locations(text, ReaderOptions{.max_token_size = 100}) ==
+        Log{"begin_game", "begin_movetext", "move e4 nag0",
+            "problem error comment longer than 100 bytes; ignored", "result *", "end_game"});
+}
+
 TEST_CASE("reader: a token over max_token_size is an error and left out, whatever it is made of",
           "[reader][limits][hostile]") {
   const std::string long_run = std::string(300, 'a');

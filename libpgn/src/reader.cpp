@@ -95,15 +95,6 @@ bool is_digit(char c) { return char_classes[std::uint8_t(c)] & Digit; }
 bool is_alpha(char c) { return char_classes[std::uint8_t(c)] & Alpha; }
 bool is_symbol_char(char c) { return char_classes[std::uint8_t(c)] & SymbolChar; }
 
-// At most the first 40 bytes of `text` (cut before a UTF-8 sequence), for quoting input in a
-// message: a token may be a megabyte long.
-std::string excerpt(std::string_view text) {
-  if (text.size() <= 40) return std::string(text);
-  std::size_t n = 40;
-  while (n > 0 && (std::uint8_t(text[n]) & 0xC0) == 0x80) --n;
-  return cat(text.substr(0, n), "...");
-}
-
 bool is_result(std::string_view t) {
   return t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*" || t == "1/2" ||
          t == "\u00bd-\u00bd";
@@ -356,26 +347,26 @@ std::string_view Reader::Impl::as_utf8(Visitor& v, std::string_view text, Locati
 bool Reader::Impl::read_tag(Visitor& v) {
   const Location at = location_at(pos_);
   ++pos_;  // '['
-  while (peek() == ' ' || peek() == '\t') ++pos_;
+  pass_over([](char b) { return b == ' ' || b == '\t'; });
   // A tag line over the token limit is passed over whole.
-  auto too_long = [&] {
+  auto tag_too_long = [&] {
     skip_line();
     problem(v, SyntaxProblem::Severity::Error, at,
             cat("tag longer than ", options_.max_token_size, " bytes; ignored"));
     return true;
   };
   const std::size_t name_size = run_of(TagNameChar);
-  if (name_size >= options_.max_token_size) return too_long();
+  if (name_size >= options_.max_token_size) return tag_too_long();
   std::string name_copy(buffer_.data() + pos_, name_size);
   pos_ += name_size;
-  while (peek() == ' ' || peek() == '\t') ++pos_;
+  pass_over([](char b) { return b == ' ' || b == '\t'; });
 
   // The rest of the line, up to where the tag ends.
   std::size_t n = 0;
   while (n <= options_.max_token_size && available(n) && buffer_[pos_ + n] != '\n' &&
          buffer_[pos_ + n] != '\r')
     ++n;
-  if (n > options_.max_token_size) return too_long();
+  if (n > options_.max_token_size) return tag_too_long();
   std::string_view rest(buffer_.data() + pos_, n);
 
   // Where the tag ends: the `]` after the closing quote. Another tag may follow on the line.
@@ -467,6 +458,8 @@ std::optional<std::string_view> Reader::Impl::scan_comment_brace(Visitor& v, Loc
     if (!over_limit) over_limit = stream_offset() - start > options_.max_token_size;
     if (over_limit) token_start_ = stream_offset();  // given up: keep none of it
   }
+  // The last stretch, up to the `}`, counts too: one read can hold a whole long comment.
+  over_limit = over_limit || stream_offset() - start > options_.max_token_size;
   std::string_view text = over_limit ? std::string_view() : since(start);
   if (!at_end()) ++pos_;  // '}'
   if (!over_limit) return text;
@@ -580,7 +573,7 @@ void Reader::Impl::read_token(Visitor& v) {
       return;
     }
     if (t.find('-') == std::string_view::npos) {
-      while (peek() == '.') ++pos_;  // a move number
+      pass_over([](char b) { return b == '.'; });  // a move number
       return;
     }
     // `0-0`, `0-0-0` (with annotations): a move.
@@ -596,7 +589,9 @@ void Reader::Impl::read_token(Visitor& v) {
         std::strchr("QRBNqrbn", buffer_[pos_ + n + 1]) && buffer_[pos_ + n + 1] != '\0' &&
         buffer_[pos_ + n + 2] == ')') {
       n += 3;
-      while (available(n) && (buffer_[pos_ + n] == '+' || buffer_[pos_ + n] == '#')) ++n;
+      while (n < options_.max_token_size && available(n) &&
+             (buffer_[pos_ + n] == '+' || buffer_[pos_ + n] == '#'))
+        ++n;
     }
     // Suffix annotation. Both views are made once nothing more is read (a refill moves bytes).
     std::size_t s = 0;
@@ -712,6 +707,8 @@ std::expected<bool, std::string> Reader::Impl::read_game(Visitor& v) {
   leading_comments_.clear();
   const Location game_at = location_at(pos_);
   const std::uint64_t game_start = stream_offset();
+  // First, so that problems with those comments count for this game.
+  handle(v.begin_game(game_at));
   bool leading_over_limit = false;
   while (peek() == '{') {
     const Location at = location_at(pos_);
@@ -726,8 +723,6 @@ std::expected<bool, std::string> Reader::Impl::read_game(Visitor& v) {
     token_end_ = stream_offset();
     skip_whitespace();
   }
-
-  handle(v.begin_game(game_at));
 
   // Tags. A blank line may stand among them; a name seen before in this game starts a new game
   // (the previous one had neither moves nor result).
@@ -745,7 +740,9 @@ std::expected<bool, std::string> Reader::Impl::read_game(Visitor& v) {
       continue;
     }
     std::size_t n = 1;
-    while (available(n) && (buffer_[pos_ + n] == ' ' || buffer_[pos_ + n] == '\t')) ++n;
+    while (n < options_.max_token_size && available(n) &&
+           (buffer_[pos_ + n] == ' ' || buffer_[pos_ + n] == '\t'))
+      ++n;
     // The name as read_tag will read it (same characters), so that `Round-1` after `Round` is a
     // new name, not a repeat that would start a new game.
     const std::size_t name_start = n;

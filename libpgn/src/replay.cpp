@@ -111,9 +111,9 @@ Control ReplayVisitor::tag(std::string_view name, std::string_view value, Locati
 Control ReplayVisitor::begin_movetext() {
   Position start;
   if (!is_supported_variant(variant_tag_)) {
-    report(
-        GameProblem::Severity::Error, variant_location_,
-        cat("unsupported variant '", variant_tag_, "' (pgndb reads standard chess and Chess960)"));
+    report(GameProblem::Severity::Error, variant_location_,
+           cat("unsupported variant '", excerpt(variant_tag_),
+               "' (pgndb reads standard chess and Chess960)"));
     setup_failed_ = true;
   } else if (!fen_tag_.empty()) {
     auto pos = parse_fen(fen_tag_);

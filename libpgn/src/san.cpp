@@ -35,7 +35,7 @@ SanError make_error(SanErrorKind kind, const Position& pos, std::string_view tex
   std::string_view what = kind == SanErrorKind::Syntax    ? "unreadable move"
                           : kind == SanErrorKind::Illegal ? "illegal move"
                                                           : "ambiguous move";
-  std::string message = cat(what, " '", text, "' in ", to_fen(pos));
+  std::string message = cat(what, " '", excerpt(text), "' in ", to_fen(pos));
   if (!detail.empty()) message += cat(" (", detail, ")");
   return {kind, std::move(message)};
 }

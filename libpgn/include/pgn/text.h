@@ -25,4 +25,28 @@ template <class... Parts>
   return out;
 }
 
+// Input quoted in a message: at most the first `max` bytes of `text` (cut before a UTF-8
+// sequence, then "..."), control characters written as \xNN. A token may be a megabyte long and
+// hold any bytes; a message is one printable line.
+[[nodiscard]] inline std::string excerpt(std::string_view text, std::size_t max = 40) {
+  std::size_t n = text.size();
+  if (n > max) {
+    n = max;
+    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+  }
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  for (char c : text.substr(0, n)) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b < 0x20 || b == 0x7F) {
+      out += "\\x";
+      out += hex[b >> 4];
+      out += hex[b & 15];
+    } else {
+      out += c;
+    }
+  }
+  return n < text.size() ? out + "..." : out;
+}
+
 }  // namespace pgn
