@@ -90,9 +90,12 @@ TEST_CASE("a read-only open of an older database names its schema version") {
 TEST_CASE("a database is created whole: a creation cut short leaves nothing at the path") {
   TempDir tmp;
   const std::string path = (tmp / "db").string();
-  // What a creation killed part-way leaves: RocksDB files beside the path, none at it.
-  std::filesystem::create_directory(path + ".pgndb-creating");
-  pgndb::test::write_file(path + ".pgndb-creating/LOG", "cut short");
+  // What a creation killed part-way leaves: RocksDB files beside the path, under the name of
+  // a process gone (no lock held on them), none at the path.
+  const std::string leftover = path + ".pgndb-creating-4000000";
+  std::filesystem::create_directory(leftover);
+  pgndb::test::write_file(leftover + "/LOG", "cut short");
+  pgndb::test::write_file(leftover + "/LOCK", "");
   auto none = Store::open(path, {.create_if_missing = false, .read_only = true});
   REQUIRE_FALSE(none);
   CHECK(none.error().code() == Status::Code::NotFound);
@@ -101,7 +104,9 @@ TEST_CASE("a database is created whole: a creation cut short leaves nothing at t
     REQUIRE(store);
     CHECK(store->version() == pgndb::index::schema_version);
   }
-  CHECK_FALSE(std::filesystem::exists(path + ".pgndb-creating"));
+  CHECK_FALSE(std::filesystem::exists(leftover));
+  CHECK(std::distance(std::filesystem::directory_iterator(tmp.path()),
+                      std::filesystem::directory_iterator()) == 1);  // the database alone
   auto reader = Store::open(path, {.create_if_missing = false, .read_only = true});
   REQUIRE(reader);
   CHECK(reader->game_count() == 0);
@@ -111,5 +116,6 @@ TEST_CASE("a database is created whole: a creation cut short leaves nothing at t
   std::filesystem::create_directory(empty);
   REQUIRE(Store::open(empty + "/"));
   CHECK(Store::open(empty, {.create_if_missing = false, .read_only = true}));
-  CHECK_FALSE(std::filesystem::exists(empty + ".pgndb-creating"));
+  CHECK(std::distance(std::filesystem::directory_iterator(tmp.path()),
+                      std::filesystem::directory_iterator()) == 2);
 }

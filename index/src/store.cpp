@@ -6,6 +6,9 @@
 #include <rocksdb/sst_file_writer.h>
 #include <rocksdb/table.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -85,20 +88,50 @@ bool exists(const std::string& path) {
 // A database is created whole or not at all: in a directory beside its path, renamed to it once
 // every column family and the schema version are on disk. Created in place, a process killed
 // in its first tenth of a second left a directory that every reader refused as "not a pgndb
-// database" (the crash test found it).
-constexpr std::string_view creating_suffix = ".pgndb-creating";
+// database" (the crash test found it). Each process creates under its own name, so that two
+// imports creating the same database at once do not share a half-made one; the one that
+// renames second finds the database there and opens it (or finds it locked).
+constexpr std::string_view creating_infix = ".pgndb-creating-";
 
-// Where the database for `path` is created, or nothing when `path` holds something already (a
-// database, or files that are none: opening it says which).
-std::optional<std::string> creation_path(const std::string& path) {
-  if (std::string_view(path).ends_with(creating_suffix)) return std::nullopt;
+// Whether a process holds the RocksDB lock of the database at `dir` (a POSIX record lock on its
+// LOCK file, which F_GETLK reports without taking it).
+bool lock_held(const std::filesystem::path& dir) {
+  const int fd = ::open((dir / "LOCK").c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct flock lock {};
+  lock.l_type = F_WRLCK;
+  lock.l_whence = SEEK_SET;
+  const bool held = ::fcntl(fd, F_GETLK, &lock) == 0 && lock.l_type != F_UNLCK;
+  ::close(fd);
+  return held;
+}
+
+// Where the database for `path` is created, or nothing when it is created in place (an empty
+// directory is there already: a mount point, or a folder in a parent the user cannot write)
+// or not at all (`path` holds something: opening it says what). Leftovers of processes killed
+// while creating it, which no process holds any more, are removed.
+std::optional<std::filesystem::path> creation_path(const std::string& path) {
+  namespace fs = std::filesystem;
   std::error_code error;
-  if (std::filesystem::exists(path, error) &&
-      !(std::filesystem::is_directory(path, error) && std::filesystem::is_empty(path, error)))
+  if (fs::exists(path, error) || path.find(creating_infix) != std::string::npos)
     return std::nullopt;
-  std::string base = path;
-  while (base.size() > 1 && base.back() == '/') base.pop_back();
-  return base + std::string(creating_suffix);
+  const fs::path target = fs::absolute(path, error).lexically_normal();
+  const fs::path parent = target.parent_path();
+  const std::string prefix = target.filename().string() + std::string(creating_infix);
+  if (target.filename().empty()) return std::nullopt;
+  for (const auto& entry : fs::directory_iterator(parent, error))
+    if (entry.path().filename().string().starts_with(prefix) && !lock_held(entry.path()))
+      fs::remove_all(entry.path(), error);
+  return parent / (prefix + std::to_string(::getpid()));
+}
+
+// Makes its directory entry (a rename) durable: without it, a power loss could leave the
+// committed batches under the creation name, which the next import removes.
+void sync_directory(const std::filesystem::path& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
 }
 
 // RocksDB reports a full disk and a read-only file system as I/O errors whose message ends with
@@ -871,18 +904,27 @@ std::expected<std::vector<PositionMatch>, Status> Store::find_position(
 }
 
 std::expected<Store, Status> Store::open(const std::string& path, const StoreOptions& options) {
-  if (auto creating = creation_path(path);
-      creating && options.create_if_missing && !options.read_only) {
+  if (auto creating =
+          options.create_if_missing && !options.read_only ? creation_path(path) : std::nullopt) {
     std::error_code error;
-    std::filesystem::remove_all(*creating, error);  // left by a process killed while creating
-    if (auto created = Store::open(*creating, options); !created)
-      return std::unexpected(created.error());
-    // Closed (and its schema version flushed) before it is renamed: an empty directory at
-    // `path` is replaced.
+    if (auto created = Store::open(creating->string(), options); !created) {
+      std::filesystem::remove_all(*creating, error);
+      // Said of the path the user gave, not of the creation directory.
+      std::string message = created.error().message();
+      for (std::size_t at; (at = message.find(creating->string())) != std::string::npos;)
+        message.replace(at, creating->string().size(), path);
+      return std::unexpected(Status::error(created.error().code(), message));
+    }
+    // Closed (its schema version flushed) before it is renamed.
     std::filesystem::rename(*creating, path, error);
-    if (error)
-      return std::unexpected(
-          Status::error(Status::Code::IoError, pgn::cat("creating ", path, ": ", error.message())));
+    if (error) {
+      std::filesystem::remove_all(*creating, error);
+      // Another process created it meanwhile: open that one (or find it locked) below.
+      if (!exists(path))
+        return std::unexpected(Status::error(Status::Code::IoError,
+                                             pgn::cat("creating ", path, ": ", error.message())));
+    }
+    sync_directory(creating->parent_path());
   }
   // Asked to open a database that is not there, RocksDB creates its directory (and a LOCK and
   // a LOG in it) before it fails: a missing path is answered here.
@@ -970,9 +1012,7 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     if ((!options.create_if_missing || options.read_only) &&
         (s.IsInvalidArgument() || s.IsPathNotFound() || (s.IsIOError() && !exists(path))))
       return std::unexpected(Status::error(Status::Code::NotFound, "no database at " + path));
-    // RocksDB's lock is a file lock on LOCK, taken by every writer: its error names that file.
-    if (s.IsIOError() && (s.ToString().find("lock file") != std::string::npos ||
-                          s.ToString().find("lock hold") != std::string::npos))
+    if (s.IsIOError() && lock_held(path))
       return std::unexpected(
           Status::error(Status::Code::Busy,
                         pgn::cat(path, " is in use: another process is writing to it (it holds ",
