@@ -78,6 +78,15 @@ void declare_import(po::options_description& options,
 int run_import(const po::variables_map& vm) {
   const auto start = std::chrono::steady_clock::now();
   const std::string db_path = vm["db"].as<std::string>();
+  // Every input opens before the database is touched: a mistyped name leaves no empty
+  // database behind.
+  for (const auto& file : vm["files"].as<std::vector<std::string>>()) {
+    if (file == "-") continue;
+    if (auto opened = pgn::FileSource::open(file); !opened) {
+      std::cerr << "pgndb import: " << opened.error() << '\n';
+      return Usage;
+    }
+  }
   auto store = index::Store::open(db_path);
   if (!store) {
     std::cerr << "pgndb import: " << store.error().message() << '\n';

@@ -158,7 +158,8 @@ int main(int argc, char** argv) {
   try {
     return run_command(*c, std::vector<std::string>(args.begin() + 1, args.end()));
   } catch (const std::exception& e) {
+    // Unexpected (the commands return their errors): an error that stops the run, like I/O.
     std::cerr << "pgndb " << c->name << ": " << e.what() << '\n';
-    return Failure;
+    return Usage;
   }
 }

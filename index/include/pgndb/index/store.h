@@ -20,8 +20,10 @@
 
 namespace pgndb::index {
 
-// Bumped whenever the key or value layout of any column family changes (docs/storage.md).
-inline constexpr std::uint32_t schema_version = 7;
+// Bumped whenever the key or value layout of any column family changes, or what a layout may
+// hold (docs/storage.md). 8: stored variations nest at most pgn::max_variation_depth (256)
+// deep; a version 7 database may hold deeper ones, which the decoder now refuses.
+inline constexpr std::uint32_t schema_version = 8;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path
