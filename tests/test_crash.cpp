@@ -192,6 +192,7 @@ TEST_CASE("an import killed at 20 random moments leaves a consistent database, c
     std::error_code ignored;
     fs::remove_all(db, ignored);
   }
-  // Most kills landed inside the import.
-  CHECK(finished_before_kill < kills / 2);
+  // Most kills landed inside the import (the runs after the first are warm and may finish
+  // before a kill drawn near the end of the first one's duration).
+  CHECK(2 * finished_before_kill < kills);
 }
