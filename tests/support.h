@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 #include "pgn/fen.h"
 #include "pgn/position.h"
@@ -60,6 +62,18 @@ inline void write_file(const std::filesystem::path& path, std::string_view text)
   std::ofstream out(path, std::ios::binary);
   out.write(text.data(), std::streamsize(text.size()));
   REQUIRE(out.good());
+}
+
+// Every `.pgn` file under `dir` (recursively, in path order), one after another in one text:
+// one import of one file instead of one per file, each waiting for its writes to reach the disk.
+inline std::string pgn_files_joined(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
+    if (entry.path().extension() == ".pgn") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  std::string all;
+  for (const auto& f : files) all += read_file(f) + "\n\n";
+  return all;
 }
 
 // `text` with each run of white space (space, tab, CR, LF) as one space, and none at either end.

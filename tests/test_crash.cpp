@@ -42,17 +42,6 @@ constexpr int kills = 20;
 constexpr int batch = 500;         // games per commit: about 15 commits for these files
 constexpr int slice_games = 2000;  // games cut from the corpus
 
-// Every edge-case file, one after another in one file.
-std::string edge_games() {
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::recursive_directory_iterator(fs::path(PGNDB_SHARED_DATA) / "edge"))
-    if (entry.path().extension() == ".pgn") files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
-  std::string all;
-  for (const auto& f : files) all += read_file(f) + "\n\n";
-  return all;
-}
-
 // The first `count` games of the corpus files in name order (cut where a game's Event tag
 // starts a line).
 std::string corpus_slice(int count) {
@@ -126,7 +115,7 @@ TEST_CASE("an import killed at 20 random moments leaves a consistent database, c
   // (2 minutes instead of under one).
   if (fs::is_directory("/dev/shm")) setenv("TMPDIR", "/dev/shm", 1);
   TempDir dir;
-  write_file(dir / "edge.pgn", edge_games());
+  write_file(dir / "edge.pgn", pgn_files_joined(fs::path(PGNDB_SHARED_DATA) / "edge"));
   write_file(dir / "slice.pgn", corpus_slice(slice_games));
   const std::vector<std::string> files = {(dir / "edge.pgn").string(),
                                           (dir / "slice.pgn").string()};

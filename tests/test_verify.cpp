@@ -33,18 +33,6 @@ std::string pgndb_command(const std::string& args) {
   return std::string(PGNDB_BINARY) + " " + args + " 2>&1";
 }
 
-// Every edge-case file, one after another in one file: one import (one file's batches) instead
-// of 265, each of which waits for its writes to reach the disk.
-std::string edge_games() {
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::recursive_directory_iterator(fs::path(PGNDB_SHARED_DATA) / "edge"))
-    if (entry.path().extension() == ".pgn") files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
-  std::string all;
-  for (const auto& f : files) all += read_file(f) + "\n\n";
-  return all;
-}
-
 // The database every damage starts from: the samples, a copy of one sample file with a line
 // added (its games are duplicates), and a game that cannot be replayed (quarantined). Built
 // once per run of this executable.
@@ -222,7 +210,7 @@ TEST_CASE("verify finds freshly imported samples, rejects and duplicates consist
 
 TEST_CASE("verify finds the edge cases consistent, with their rejects and duplicates") {
   TempDir dir;
-  write_file(dir / "edge.pgn", edge_games());
+  write_file(dir / "edge.pgn", pgn_files_joined(fs::path(PGNDB_SHARED_DATA) / "edge"));
   const auto db = dir / "db";
   const auto r = run_command(
       pgndb_command("import --db '" + db.string() + "' '" + (dir / "edge.pgn").string() + "'"));
