@@ -147,8 +147,9 @@ int run_import(const po::variables_map& vm) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   const double imported_at = since_start();
-  // One run per position bucket: the database is small and queries fast from the start.
-  if (auto s = store->compact(); !s.is_ok()) {
+  // The background compactions RocksDB chose for what was imported (`pgndb compact` folds the
+  // whole position index).
+  if (auto s = store->settle(); !s.is_ok()) {
     std::cerr << "pgndb import: " << s.message() << '\n';
     return Usage;
   }

@@ -118,10 +118,11 @@ TEST_CASE("a path that is not a database: one line, nothing created there") {
 
 TEST_CASE("a database of another schema version: one line naming both versions, left as it was") {
   TempDir dir;
-  const fs::path db = dir / "db";
-  REQUIRE(shell(dir, pgndb + " import --db " + q(db) + " " + samples + "/Tal-100.pgn").exit_code ==
-          0);
-  {
+  // A database whose recorded schema version is `version`.
+  auto database_of_version = [&](const fs::path& db, char version) {
+    REQUIRE(
+        shell(dir, pgndb + " import --db " + q(db) + " " + samples + "/Tal-100.pgn").exit_code ==
+        0);
     std::vector<std::string> names;
     REQUIRE(rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), db.string(), &names).ok());
     std::vector<rocksdb::ColumnFamilyDescriptor> families;
@@ -130,19 +131,28 @@ TEST_CASE("a database of another schema version: one line naming both versions, 
     rocksdb::DB* raw = nullptr;
     REQUIRE(rocksdb::DB::Open(rocksdb::DBOptions(), db.string(), families, &handles, &raw).ok());
     std::unique_ptr<rocksdb::DB> opened(raw);
-    REQUIRE(
-        opened->Put(rocksdb::WriteOptions(), "meta:schema_version", std::string("\0\0\0\x63", 4))
-            .ok());
+    REQUIRE(opened
+                ->Put(rocksdb::WriteOptions(), "meta:schema_version",
+                      std::string("\0\0\0", 3) + version)
+                .ok());
     for (auto* h : handles) REQUIRE(opened->DestroyColumnFamilyHandle(h).ok());
-  }
+  };
+  const fs::path db = dir / "db", old = dir / "old";
+  database_of_version(db, 99);
+  database_of_version(old, 8);
   for (const std::string command :
-       {"import", "find", "tree", "export", "show", "stats", "verify", "rejects"}) {
+       {"import", "find", "tree", "export", "show", "stats", "verify", "rejects", "compact"}) {
     INFO(command);
     const std::string tail = command == "import" ? " " + samples + "/Morphy-100.pgn"
                              : command == "show" ? std::string(" 1")
                                                  : std::string(" ");
     check_one_line_error(shell(dir, pgndb + " " + command + " --db " + q(db) + tail),
                          db.string() + " holds schema version 99, this pgndb reads version");
+    // An older database: the message names the command that rebuilds it.
+    check_one_line_error(shell(dir, pgndb + " " + command + " --db " + q(old) + tail),
+                         old.string() +
+                             " holds schema version 8, this pgndb reads version 9; rebuild it: "
+                             "`pgndb import --db NEW FILE...`");
   }
 }
 

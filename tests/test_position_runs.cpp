@@ -23,7 +23,7 @@ std::vector<Entry> random_run(std::mt19937& random, std::size_t size, std::uint3
   std::uniform_int_distribution<std::uint32_t> suffix(0, 40),
       game(first_game, first_game + span - 1);
   std::set<Entry> set;
-  while (set.size() < size) set.insert({suffix(random) * 409'000u, game(random)});
+  while (set.size() < size) set.insert({suffix(random) * 102'000u, game(random)});
   return {set.begin(), set.end()};
 }
 
@@ -68,7 +68,36 @@ TEST_CASE("folding runs gives the sorted union of their entries, repeats once") 
   }
 }
 
-TEST_CASE("bytes that are not a sorted run are refused") {
+TEST_CASE("runs at the limits of their fields decode") {
+  using pgndb::index::positions::suffix_mask;
+  for (const std::vector<Entry>& run :
+       {std::vector<Entry>{{0, 1}}, std::vector<Entry>{{suffix_mask, 0xFFFFFFFF}},
+        std::vector<Entry>{{0, 0}, {0, 0xFFFFFFFF}, {suffix_mask, 7}},
+        std::vector<Entry>{
+            {3, 1}, {3, 2}, {3, 3}, {4, 1}, {suffix_mask - 1, 9}, {suffix_mask, 2}}}) {
+    std::vector<Entry> decoded;
+    REQUIRE(decode_run(encoded(run), decoded));
+    CHECK(decoded == run);
+  }
+}
+
+TEST_CASE("a run costs about the information of its entries") {
+  // 70 positions of a bucket (the corpus's mean), each in one game of 227,000: 22 bits of
+  // suffix spread over 70 values (about 16 bits of gap) and 18 bits of game: under 40 bits.
+  std::mt19937 random(3);
+  std::uniform_int_distribution<std::uint32_t> suffix(0, pgndb::index::positions::suffix_mask),
+      game(1, 227'000);
+  std::set<Entry> set;
+  while (set.size() < 70) set.insert({suffix(random), game(random)});
+  const std::string rare = encoded({set.begin(), set.end()});
+  CHECK(rare.size() * 8 < 70 * 40);
+  // A popular position: 10,000 games in a row cost two bits each.
+  std::vector<Entry> popular;
+  for (std::uint32_t g = 1; g <= 10'000; ++g) popular.push_back({12345, g});
+  CHECK(encoded(popular).size() <= 2 * 10'000 / 8 + 8);
+}
+
+TEST_CASE("bytes that are not a run are refused") {
   const std::vector<Entry> run = {{5, 10}, {5, 12}, {9, 3}};
   std::vector<Entry> out;
   const std::string good = encoded(run);
@@ -76,9 +105,28 @@ TEST_CASE("bytes that are not a sorted run are refused") {
   // Truncated, or with a byte left over.
   CHECK_FALSE(decode_run(good.substr(0, good.size() - 1), out));
   CHECK_FALSE(decode_run(good + '\0', out));
-  // A suffix lower than the one before, and one repeated with the same game.
-  CHECK_FALSE(decode_run(encoded({{9, 3}, {5, 10}}), out));
-  CHECK_FALSE(decode_run(encoded({{5, 10}, {5, 10}}), out));
+  // A count larger than the entries written, a Rice parameter beyond the suffix's width, a game
+  // width of 0 or over 32 bits, padding bits that are not zero.
+  std::string longer = good;
+  longer[0] = char(4);
+  CHECK_FALSE(decode_run(longer, out));
+  for (std::size_t at : {1, 2})
+    for (char bad : {char(0), char(33), char(40)}) {
+      if (at == 1 && bad == 0) continue;  // k = 0 is a valid parameter
+      std::string damaged = good;
+      damaged[at] = bad;
+      CHECK_FALSE(decode_run(damaged, out));
+    }
+  // The three entries take 20 bits (k = 2, w = 4: 4 + 4, then 1 + 3, then 1 + 3 + 4), so the
+  // last byte ends in four bits of padding.
+  REQUIRE(good.size() == 1 + 2 + 3);
+  std::string padded = good;
+  padded.back() = char(padded.back() | 1);
+  CHECK_FALSE(decode_run(padded, out));
+  // A failed decoding leaves `out` as it was.
+  out = {{1, 1}};
+  CHECK_FALSE(decode_run(good.substr(0, good.size() - 1), out));
+  CHECK(out == std::vector<Entry>{{1, 1}});
   // After a refused run the folder holds nothing of the runs added before it.
   RunFolder folder;
   REQUIRE(folder.add(good));

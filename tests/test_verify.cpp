@@ -16,8 +16,8 @@
 #include "pgndb/index/game_summary.h"
 #include "pgndb/index/store.h"
 #include "pgndb/index/verify.h"
+#include "position_generations.h"
 #include "position_runs.h"
-#include "run_merge_operator.h"
 #include "support.h"
 
 namespace {
@@ -104,9 +104,6 @@ class Damaged {
   void put(const std::string& family, const std::string& key, const std::string& value) {
     REQUIRE(db_->Put(rocksdb::WriteOptions(), cf(family), key, value).ok());
   }
-  void merge(const std::string& family, const std::string& key, const std::string& value) {
-    REQUIRE(db_->Merge(rocksdb::WriteOptions(), cf(family), key, value).ok());
-  }
   // Writes what was written to table files.
   void reopen() {
     close();
@@ -114,6 +111,12 @@ class Damaged {
   }
   void remove(const std::string& family, const std::string& key) {
     REQUIRE(db_->Delete(rocksdb::WriteOptions(), cf(family), key).ok());
+  }
+  // Closes RocksDB and opens the database as pgndb does: the error it gives, empty when none.
+  std::string open_error() {
+    close();
+    auto store = Store::open(path_.string(), {.create_if_missing = false, .read_only = true});
+    return store ? std::string() : store.error().message();
   }
   // Closes RocksDB (its writes flushed) and verifies the database.
   VerifyReport verify() {
@@ -130,8 +133,6 @@ class Damaged {
     for (const auto& name : names) {
       rocksdb::ColumnFamilyOptions options;
       options.disable_auto_compactions = true;  // the damage stays as it was written
-      if (name.find("positions") != std::string::npos)
-        options.merge_operator = std::make_shared<positions::RunMergeOperator>();
       descriptors.emplace_back(name, options);
     }
     std::vector<rocksdb::ColumnFamilyHandle*> handles;
@@ -169,8 +170,8 @@ std::string hex(std::uint64_t v, int digits) {
 
 // How verify names the entry (bucket, suffix) of a position run.
 std::string position_key(std::uint32_t bucket, std::uint32_t suffix) {
-  return "position key " + hex(std::uint64_t(bucket) << 24 | suffix, 10) + " (bucket " +
-         hex(bucket, 4) + ")";
+  return "position key " + hex(positions::key40(bucket, suffix), 10) + " (bucket " +
+         hex(bucket, 5) + ")";
 }
 
 std::vector<positions::Entry> run_of(const std::string& value) {
@@ -325,8 +326,12 @@ TEST_CASE("verify reports damage to the position index, entry by entry") {
   // A bucket of each half, and of the variations.
   const std::string family =
       GENERATE(as<std::string>(), "positions", "positions_upper", "variation_positions");
+  // The list of generations counts the entries of both halves as one index.
+  const std::string listing_family = family == "variation_positions" ? family : "positions";
   const auto [key, value] = d.first(family);
-  const std::uint32_t bucket = bytes::read_big_endian16(key);
+  const auto parsed = positions::parse_generation_key(key);
+  REQUIRE(parsed);
+  const std::uint32_t bucket = parsed->bucket;
   const auto run = run_of(value);
   const std::string entry_key = position_key(bucket, run[0].suffix);
   INFO(family << ", " << entry_key);
@@ -336,29 +341,31 @@ TEST_CASE("verify reports damage to the position index, entry by entry") {
     INFO(listing(r));
     CHECK(reported(r, family, "game " + std::to_string(run[0].game) + " reaches " + entry_key));
     CHECK(reported(r, family, "missing from the index"));
-    CHECK(r.inconsistencies == run.size());
+    CHECK(reported(r, listing_family, "the list of generations counts"));
+    CHECK(r.inconsistencies == run.size() + 1);
   }
   SECTION("an entry added, for a game that does not reach the position") {
     auto altered = run;
     const std::uint32_t other = run[0].game == 1 ? 2 : 1;
-    altered.push_back({0xABCDEF, other});
+    altered.push_back({0x3ABCDE, other});
     std::sort(altered.begin(), altered.end());
     d.put(family, key, encode(altered));
     const auto r = d.verify();
     INFO(listing(r));
     CHECK(reported(r, family,
-                   position_key(bucket, 0xABCDEF) + " lists game " + std::to_string(other) +
+                   position_key(bucket, 0x3ABCDE) + " lists game " + std::to_string(other) +
                        ", which does not reach it"));
-    CHECK(r.inconsistencies == 1);
+    CHECK(reported(r, listing_family, "the list of generations counts"));
+    CHECK(r.inconsistencies == 2);
   }
   SECTION("an entry naming no game") {
     auto altered = run;
-    altered.push_back({0xFFFFFF, 99999});
+    altered.push_back({positions::suffix_mask, 99999});
     d.put(family, key, encode(altered));
     const auto r = d.verify();
     INFO(listing(r));
     CHECK(reported(r, family,
-                   position_key(bucket, 0xFFFFFF) +
+                   position_key(bucket, positions::suffix_mask) +
                        " lists game 99999 (no such game), which does not reach it"));
   }
   SECTION("an entry's game altered") {
@@ -379,16 +386,32 @@ TEST_CASE("verify reports damage to the position index, entry by entry") {
     d.put(family, key, "\xff\xff\xff");
     const auto r = d.verify();
     INFO(listing(r));
-    CHECK(reported(r, family, "bucket " + hex(bucket, 4) + ": run damaged"));
+    CHECK(reported(r, family,
+                   "generation " + std::to_string(parsed->generation) + ", bucket " +
+                       hex(bucket, 5) + ": run damaged"));
   }
-  SECTION("a damaged run under a later run: the bucket's runs cannot be folded") {
-    d.put(family, key, "\xff\xff\xff");
-    d.reopen();  // the damaged value in a table file, the run above it in another
-    d.merge(family, key, encode({{1, 1}}));
+  SECTION("runs of a generation the list does not name are not read") {
+    // What a merge stopped between its ingestion and its deletions leaves.
+    d.put(family, positions::generation_key(parsed->generation + 1000, bucket), "\xff\xff");
+    d.put(family, positions::generation_key(parsed->generation + 1001, bucket),
+          encode({{1, 99999}}));
     const auto r = d.verify();
     INFO(listing(r));
-    CHECK(reported(r, family, "bucket " + hex(bucket, 4) + ": runs cannot be folded"));
+    CHECK(r.consistent());
   }
+  SECTION("a key that names no generation and bucket") {
+    d.put(family, "\x01\x02", encode({{1, 1}}));
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, family, "key 0x0102: not a generation and a bucket"));
+  }
+}
+
+TEST_CASE("a damaged list of generations: the database is refused, and says why") {
+  Damaged d;
+  // Two generations listed, none of them.
+  d.put("default", "meta:position_generations", "\x05\x02");
+  CHECK(d.open_error() == "the position index's list is damaged");
 }
 
 TEST_CASE("verify reports damage to the metadata and names") {

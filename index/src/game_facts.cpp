@@ -10,12 +10,15 @@
 #include "pgndb/index/metadata_keys.h"
 #include "pgndb/index/names.h"
 #include "pgndb/index/prepared_game.h"
+#include "position_runs.h"
 
 namespace pgndb::index {
 
 namespace {
 
-std::uint64_t key40(const pgn::Position& pos) { return pgn::repetition_key(pos) >> 24; }
+std::uint64_t key40(const pgn::Position& pos) {
+  return positions::key40_of(pgn::repetition_key(pos));
+}
 
 void sort_unique(std::vector<std::uint64_t>& keys) {
   std::sort(keys.begin(), keys.end());

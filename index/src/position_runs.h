@@ -1,8 +1,11 @@
-// Entries of the position index (docs/storage.md, "Positions"): per bucket (the top 16 bits of
-// a position key), a sorted run of (the next 24 bits of the key, game id) pairs.
+// Entries of the position index (docs/storage.md, "Positions"): the index keeps 40 bits of each
+// position key; the top 18 name one of 262,144 buckets, and per bucket a sorted run holds the
+// (next 22 bits of the key, game id) pairs. This header owns that split: no other file shifts a
+// position key to find a bucket or a suffix.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -13,29 +16,64 @@
 namespace pgndb::index::positions {
 
 struct Entry {
-  std::uint32_t suffix;  // 24 bits
+  std::uint32_t suffix;  // suffix_bits wide
   std::uint32_t game;
   auto operator<=>(const Entry&) const = default;
 };
 
-inline constexpr std::uint32_t bucket_count = 1 << 16;
-inline std::uint32_t bucket_of(pgn::Key key) { return std::uint32_t(key >> 48); }
-// The bucket's key in the column family: 2 bytes, big-endian.
-inline std::string bucket_key_of(std::uint32_t bucket) { return {char(bucket >> 8), char(bucket)}; }
-inline std::string bucket_key(pgn::Key key) { return bucket_key_of(bucket_of(key)); }
-inline std::uint32_t suffix_of(pgn::Key key) { return std::uint32_t(key >> 24) & 0xFFFFFF; }
+// Bits of a position key the index keeps (the top ones): 2^40 values, so that in a database of
+// 10^9 positions two share them once in about a thousand lookups (a candidate is confirmed by
+// replaying its game).
+inline constexpr int key_bits = 40;
+// 2^18 buckets: a bucket's run is about 70 entries on the 227,000-game corpus, 1,500 at 5
+// million games and 30,000 (110 KB) at 100 million, each read whole by a lookup. Fewer buckets
+// cost a lookup more at scale; more cost each run's header and key, which dominate while runs
+// are short (2^20 buckets: 6 MB more on the corpus).
+inline constexpr int bucket_bits = 18;
+inline constexpr int suffix_bits = key_bits - bucket_bits;
+inline constexpr std::uint32_t bucket_count = 1u << bucket_bits;
+inline constexpr std::uint32_t suffix_mask = (1u << suffix_bits) - 1;
 
-// A run: varint entry count, then per entry, in (suffix, game) order, a varint v: when v is
-// odd, the entry has the previous suffix and game = previous game + v / 2; when even,
-// game = v / 2 and three bytes of suffix (big-endian) follow.
+// The kept bits of a position key, as a number below 2^40.
+inline std::uint64_t key40_of(pgn::Key key) { return key >> (64 - key_bits); }
+inline std::uint32_t bucket_of40(std::uint64_t key40) {
+  return std::uint32_t(key40 >> suffix_bits);
+}
+inline std::uint32_t suffix_of40(std::uint64_t key40) { return std::uint32_t(key40) & suffix_mask; }
+inline std::uint64_t key40(std::uint32_t bucket, std::uint32_t suffix) {
+  return std::uint64_t(bucket) << suffix_bits | suffix;
+}
+inline std::uint32_t bucket_of(pgn::Key key) { return bucket_of40(key40_of(key)); }
+inline std::uint32_t suffix_of(pgn::Key key) { return suffix_of40(key40_of(key)); }
+
+// The bucket's key in its column family: 3 bytes, big-endian.
+inline constexpr std::size_t bucket_key_size = 3;
+inline std::string bucket_key_of(std::uint32_t bucket) {
+  return {char(bucket >> 16), char(bucket >> 8), char(bucket)};
+}
+inline std::string bucket_key(pgn::Key key) { return bucket_key_of(bucket_of(key)); }
+// The bucket a family key names, or nothing when the bytes are no bucket key.
+std::optional<std::uint32_t> parse_bucket_key(std::string_view key);
+
+// A run (format of schema 9): a varint entry count n; when n > 0, a byte k and a byte w, then a
+// bit stream, most significant bit first, padded with zero bits to a whole byte. Entries are in
+// (suffix, game) order, each pair once. The first entry is its suffix as a Rice code of
+// parameter k (the quotient suffix >> k in unary, as that many 1 bits and a 0, then the k low
+// bits), then its game in w bits. Each later entry starts with a flag bit: 1 when it has the
+// previous entry's suffix, followed by the game's distance from the previous game (>= 1) as an
+// Elias gamma code (z zero bits, then the distance in z + 1 bits); 0 when its suffix is
+// greater, followed by (suffix - previous suffix - 1) as a Rice code and the game in w bits.
+// k is chosen from the mean distance between the run's suffixes and w from its largest game id,
+// so an entry costs about as many bits as its information: 4.6 bytes for a position new to the
+// run, a few bits for another game of a popular one (the former format spent 6 and 1-3 bytes).
 void encode_run(const std::vector<Entry>& sorted, std::string& out);
-// Appends the entries of `run` to `out`; false when the bytes are not a run (which includes
-// entries out of order or repeated: encode_run never writes them).
+// Appends the entries of `run` to `out`; false when the bytes are not a run (truncated, bytes or
+// bits left over, a suffix beyond suffix_bits, a game id beyond 32 bits).
 [[nodiscard]] bool decode_run(std::string_view run, std::vector<Entry>& out);
 
 // Folds runs (a bucket's runs, one per import batch) into one. Each run is sorted already, so
 // they are merged, two by two, rather than sorted again: sorting took most of the compaction
-// that folds the index after an import.
+// that folds the index.
 class RunFolder {
  public:
   // Adds a run; false when its bytes are not one, and then every run added before is dropped.

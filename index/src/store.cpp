@@ -1,5 +1,6 @@
 #include "pgndb/index/store.h"
 
+#include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
@@ -23,13 +24,14 @@
 #include <vector>
 
 #include "bytes.h"
+#include "log_file.h"
 #include "pgn/game.h"
 #include "pgn/text.h"
 #include "pgndb/index/game_codec.h"
 #include "pgndb/index/game_summary.h"
 #include "pgndb/index/metadata_keys.h"
+#include "position_generations.h"
 #include "position_runs.h"
-#include "run_merge_operator.h"
 #include "store_access.h"
 
 namespace pgndb::index {
@@ -40,6 +42,10 @@ namespace {
 constexpr std::string_view version_key = "meta:schema_version";
 constexpr std::string_view game_count_key = "meta:game_count";
 constexpr std::string_view reject_count_key = "meta:reject_count";
+// The live generations of the position index, of the main line and of the variations
+// (position_generations.h).
+constexpr std::string_view generations_key = "meta:position_generations";
+constexpr std::string_view variation_generations_key = "meta:variation_generations";
 
 // Column families, in the order the handles are kept.
 enum Family {
@@ -61,9 +67,9 @@ constexpr std::string_view family_names[FamilyCount] = {
     "default",      "games",      "rejects",         "positions", "sources", "metadata",
     "fingerprints", "duplicates", "positions_upper", "summaries", "names",   "variation_positions"};
 
-// The position index is two families, the lower and the upper half of the buckets, so that the
-// compaction after an import (which folds the runs) runs on two threads: RocksDB runs one
-// level-0 compaction at a time per family.
+// The main line's position index is two families, the lower and the upper half of the buckets,
+// so that a batch's runs, and a merge of generations, are written by two threads (one table file
+// per family and thread).
 Family position_family(std::uint32_t bucket) {
   return bucket < positions::bucket_count / 2 ? Positions : PositionsUpper;
 }
@@ -220,9 +226,18 @@ class SummaryReader {
 };
 
 Status version_mismatch(const std::string& path, std::uint32_t found) {
+  // A database of an older version is rebuilt from its sources: the pgndb that wrote it can
+  // export it (`pgndb export --db OLD -o all.pgn`), and this one imports that file.
+  const std::string what =
+      found < schema_version
+          ? pgn::cat(
+                "; rebuild it: `pgndb import --db NEW FILE...` with its PGN files (or the "
+                "`pgndb export --db ",
+                path, "` of the pgndb that wrote it)")
+          : std::string("; it was written by a newer pgndb");
   return Status::error(Status::Code::IncompatibleVersion,
                        pgn::cat(path, " holds schema version ", found,
-                                ", this pgndb reads version ", schema_version));
+                                ", this pgndb reads version ", schema_version, what));
 }
 
 // The error for a database whose column families are not this schema's: another version
@@ -348,6 +363,12 @@ struct Store::Impl {
   // no later import; a writer's commit empties it).
   std::mutex names_mutex;
   std::map<char, std::shared_ptr<const PackedStrings>> names;
+  // The live generations of the two position indexes (main line, variations): read at open,
+  // replaced by each commit and merge, on the committing thread.
+  mutable std::mutex generations_mutex;
+  positions::Generations generations[2];
+  // The first generation ids this store gave (an import's own generations are those from here).
+  std::uint32_t first_new_generation[2] = {1, 1};
 
   ~Impl() {
     for (auto* f : families)
@@ -369,12 +390,10 @@ struct Store::Impl {
     return s.ok() ? Status::ok() : from_rocksdb(s, pgn::cat("writing ", file));
   }
 
-  // Writes each family's content as one table file, then ingests all the files in one atomic
-  // step: after a crash either every file of the batch is in the database or none is.
-  Status ingest(const TableContent (&contents)[FamilyCount]) {
-    // The families' files are written side by side, one thread each: a commit's latency is
-    // then its largest file's, which keeps it shorter than the time the importer takes to
-    // fill the next batch.
+  // Writes each family's content as one table file. The families' files are written side by
+  // side, one thread each: a commit's latency is then its largest file's, which keeps it
+  // shorter than the time the importer takes to fill the next batch.
+  Status write_tables(const TableContent (&contents)[FamilyCount]) {
     Status status[FamilyCount];
     std::vector<std::thread> writers;
     for (int f = 0; f < FamilyCount; ++f) {
@@ -383,10 +402,17 @@ struct Store::Impl {
         writers.emplace_back([&, f] { status[f] = write_table(f, contents[f], ingest_path(f)); });
     }
     for (auto& w : writers) w.join();
+    for (const Status& s : status)
+      if (!s.is_ok()) return s;
+    return Status::ok();
+  }
+
+  // Ingests the files written for the families of `written` in one atomic step: after a crash
+  // either every file of the batch is in the database or none is.
+  Status ingest_tables(const bool (&written)[FamilyCount]) {
     std::vector<rocksdb::IngestExternalFileArg> args;
     for (int f = 0; f < FamilyCount; ++f) {
-      if (!status[f].is_ok()) return status[f];
-      if (!contents[f]) continue;
+      if (!written[f]) continue;
       rocksdb::IngestExternalFileArg arg;
       arg.column_family = families[f];
       arg.external_files = {ingest_path(f)};
@@ -396,6 +422,166 @@ struct Store::Impl {
     if (args.empty()) return Status::ok();
     rocksdb::Status s = db->IngestExternalFiles(args);
     return s.ok() ? Status::ok() : from_rocksdb(s, "ingesting a batch");
+  }
+
+  Status ingest(const TableContent (&contents)[FamilyCount]) {
+    if (Status s = write_tables(contents); !s.is_ok()) return s;
+    bool written[FamilyCount];
+    for (int f = 0; f < FamilyCount; ++f) written[f] = bool(contents[f]);
+    return ingest_tables(written);
+  }
+
+  // --- The position index's generations (position_generations.h) ---
+
+  enum Kind { MainLine, InVariations };
+  // The families that hold a kind's runs, each with the buckets [from, to) it holds.
+  struct Part {
+    Family family;
+    std::uint32_t from, to;
+  };
+  static std::vector<Part> parts_of(int kind) {
+    if (kind == InVariations) return {{VariationPositions, 0, positions::bucket_count}};
+    return {{Positions, 0, positions::bucket_count / 2},
+            {PositionsUpper, positions::bucket_count / 2, positions::bucket_count}};
+  }
+  static std::string_view generations_key_of(int kind) {
+    return kind == MainLine ? generations_key : variation_generations_key;
+  }
+
+  positions::Generations generations_of(int kind) const {
+    std::lock_guard lock(generations_mutex);
+    return generations[kind];
+  }
+
+  // Writes into `writer` the runs of generations `ids` (of one part of the index) folded bucket
+  // by bucket, as generation `id`; adds their entries to `entries`.
+  rocksdb::Status merge_part(const Part& part, const std::vector<std::uint32_t>& ids,
+                             std::uint32_t id, rocksdb::SstFileWriter& writer,
+                             std::uint64_t& entries) const {
+    rocksdb::ReadOptions read;
+    read.fill_cache = false;  // each block is read once
+    read.readahead_size = 2 << 20;
+    std::vector<std::unique_ptr<rocksdb::Iterator>> runs;
+    for (const std::uint32_t g : ids) {
+      runs.emplace_back(db->NewIterator(read, families[part.family]));
+      runs.back()->Seek(positions::generation_key(g, part.from));
+    }
+    // The bucket iterator i stands at in generation ids[i]; nothing past it or past the part.
+    bool damaged = false;
+    auto bucket_at = [&](std::size_t i) -> std::optional<std::uint32_t> {
+      const auto& it = runs[i];
+      if (!it->Valid() || !it->key().starts_with(bytes::big_endian32(ids[i]))) return {};
+      auto key = positions::parse_generation_key(it->key().ToStringView());
+      if (!key) damaged = true;
+      if (!key || key->bucket >= part.to) return {};
+      return key->bucket;
+    };
+    positions::RunFolder folder;
+    std::string folded;
+    rocksdb::Status s;
+    for (;;) {
+      std::uint32_t bucket = positions::bucket_count;
+      for (std::size_t i = 0; i < runs.size(); ++i)
+        if (auto b = bucket_at(i)) bucket = std::min(bucket, *b);
+      if (damaged) return rocksdb::Status::Corruption("a key of the position index is damaged");
+      if (bucket == positions::bucket_count) break;
+      for (std::size_t i = 0; i < runs.size(); ++i) {
+        if (bucket_at(i) != bucket) continue;
+        if (!folder.add(runs[i]->value().ToStringView()))
+          return rocksdb::Status::Corruption("a run of the position index is damaged");
+        runs[i]->Next();
+      }
+      folded.clear();
+      folder.fold(folded);
+      std::uint64_t count = 0;
+      bytes::Reader(folded).varint(count);
+      entries += count;
+      if (s = writer.Put(positions::generation_key(id, bucket), folded); !s.ok()) return s;
+    }
+    for (const auto& it : runs)
+      if (!it->status().ok()) return it->status();
+    return s;
+  }
+
+  // Merges generations `ids` of `kind` into one new generation: its runs and the new list of
+  // generations are ingested in one atomic step, then the table files of the merged ones are
+  // deleted (a crash between the two leaves them unlisted, and the next writer deletes them).
+  Status merge_generations(int kind, const std::vector<std::uint32_t>& ids) {
+    positions::Generations next = generations_of(kind);
+    const std::uint32_t id = next.next_id++;
+    TableContent contents[FamilyCount];
+    std::uint64_t entries[FamilyCount] = {};
+    const std::vector<Part> parts = parts_of(kind);
+    for (const Part& part : parts)
+      contents[part.family] = [this, &part, &ids, id, &entries](rocksdb::SstFileWriter& writer) {
+        return merge_part(part, ids, id, writer, entries[part.family]);
+      };
+    if (Status s = write_tables(contents); !s.is_ok()) return s;
+    std::uint64_t total = 0;
+    for (const Part& part : parts) total += entries[part.family];
+    std::erase_if(next.live, [&](const positions::Generation& g) {
+      return std::find(ids.begin(), ids.end(), g.id) != ids.end();
+    });
+    next.live.push_back({id, total});
+    std::vector<Row> manifest = {{std::string(generations_key_of(kind)), next.encode()}};
+    TableContent listing[FamilyCount];
+    listing[Default] = rows_content(manifest);
+    if (Status s = write_tables(listing); !s.is_ok()) return s;
+    bool written[FamilyCount] = {};
+    written[Default] = true;
+    for (const Part& part : parts) written[part.family] = true;
+    if (Status s = ingest_tables(written); !s.is_ok()) return s;
+    {
+      std::lock_guard lock(generations_mutex);
+      generations[kind] = next;
+    }
+    for (const Part& part : parts)
+      for (const std::uint32_t g : ids)
+        if (Status s = delete_generation(part.family, g); !s.is_ok()) return s;
+    return Status::ok();
+  }
+
+  // Deletes the table files of generation `g` (a key range of its own) from family `f`.
+  Status delete_generation(Family f, std::uint32_t g) {
+    const std::string begin = bytes::big_endian32(g), end = bytes::big_endian32(g + 1);
+    const rocksdb::Slice from(begin), to(end);
+    rocksdb::Status s = rocksdb::DeleteFilesInRange(db.get(), families[f], &from, &to, false);
+    return s.ok() ? Status::ok() : from_rocksdb(s, "deleting merged position runs");
+  }
+
+  // Merges generations while the policy finds some to merge (pick_merge).
+  Status merge_generations() {
+    for (int kind : {MainLine, InVariations})
+      for (;;) {
+        const auto ids = positions::pick_merge(generations_of(kind));
+        if (ids.empty()) break;
+        if (Status s = merge_generations(kind, ids); !s.is_ok()) return s;
+      }
+    return Status::ok();
+  }
+
+  // Deletes the table files of generations no list names: what a merge stopped by a crash left.
+  Status delete_unlisted_generations() {
+    for (int kind : {MainLine, InVariations}) {
+      const positions::Generations listed = generations_of(kind);
+      for (const Part& part : parts_of(kind)) {
+        rocksdb::ColumnFamilyMetaData meta;
+        db->GetColumnFamilyMetaData(families[part.family], &meta);
+        std::vector<std::uint32_t> unlisted;
+        for (const auto& level : meta.levels)
+          for (const auto& file : level.files) {
+            if (file.smallestkey.size() < 4) continue;
+            const std::uint32_t g = bytes::read_big_endian32(file.smallestkey);
+            const bool live =
+                std::any_of(listed.live.begin(), listed.live.end(),
+                            [&](const positions::Generation& l) { return l.id == g; });
+            if (!live) unlisted.push_back(g);
+          }
+        for (const std::uint32_t g : unlisted)
+          if (Status s = delete_generation(part.family, g); !s.is_ok()) return s;
+      }
+    }
+    return Status::ok();
   }
 
   // The stored bytes of game `id`.
@@ -475,9 +661,9 @@ std::uint32_t WriteBatch::add_game(const PreparedGame& game, std::uint32_t dupli
   auto& rows = impl_->rows;
   impl_->games.add(game.encoded);
   impl_->summaries.add(game.summary);
-  for (pgn::Key key : game.positions) impl_->positions.emplace_back(key >> 24, id);
+  for (pgn::Key key : game.positions) impl_->positions.emplace_back(positions::key40_of(key), id);
   for (pgn::Key key : game.variation_positions)
-    impl_->variation_positions.emplace_back(key >> 24, id);
+    impl_->variation_positions.emplace_back(positions::key40_of(key), id);
   for_each_metadata_key(game.metadata, [&](std::string_view key) {
     auto value = impl_->metadata.find(key);
     if (value == impl_->metadata.end())
@@ -541,38 +727,52 @@ Status WriteBatch::commit() {
   }
 
   // Positions: sorted by key, then game, each bucket's entries are one stretch, already in run
-  // order; the bucket's run is one merge operand. The upper half of the buckets (those with
-  // the top bit of the key set) goes to the other family.
+  // order; the batch's runs are a new generation of the index. The upper half of the buckets
+  // (those with the top bit of the key set) goes to the other family.
   auto& all = impl_->positions;
   sort_by_key(all, impl_->sort_scratch);
   all.erase(std::unique(all.begin(), all.end()), all.end());
   const auto upper_half = std::partition_point(all.begin(), all.end(), [](const auto& e) {
-    return position_family(e.first >> 24) == Positions;
+    return position_family(positions::bucket_of40(e.first)) == Positions;
   });
-  auto runs = [](auto begin, auto end) -> TableContent {
+  positions::Generations generations[2] = {store.generations_of(Store::Impl::MainLine),
+                                           store.generations_of(Store::Impl::InVariations)};
+  auto runs = [](auto begin, auto end, std::uint32_t generation) -> TableContent {
     if (begin == end) return {};
-    return [begin, end](rocksdb::SstFileWriter& writer) {
+    return [begin, end, generation](rocksdb::SstFileWriter& writer) {
       std::vector<positions::Entry> run;
       std::string encoded;
       rocksdb::Status s;
       for (auto i = begin; s.ok() && i != end;) {
-        const std::uint32_t bucket = std::uint32_t(i->first >> 24);
+        const std::uint32_t bucket = positions::bucket_of40(i->first);
         run.clear();
-        for (; i != end && std::uint32_t(i->first >> 24) == bucket; ++i)
-          run.push_back({std::uint32_t(i->first) & 0xFFFFFF, i->second});
+        for (; i != end && positions::bucket_of40(i->first) == bucket; ++i)
+          run.push_back({positions::suffix_of40(i->first), i->second});
         encoded.clear();
         positions::encode_run(run, encoded);
-        s = writer.Merge(positions::bucket_key_of(bucket), encoded);
+        s = writer.Put(positions::generation_key(generation, bucket), encoded);
       }
       return s;
     };
   };
-  contents[Positions] = runs(all.begin(), upper_half);
-  contents[PositionsUpper] = runs(upper_half, all.end());
   auto& in_variations = impl_->variation_positions;
   std::sort(in_variations.begin(), in_variations.end());
   in_variations.erase(std::unique(in_variations.begin(), in_variations.end()), in_variations.end());
-  contents[VariationPositions] = runs(in_variations.begin(), in_variations.end());
+  auto& counters = impl_->rows[Default];
+  for (int kind : {Store::Impl::MainLine, Store::Impl::InVariations}) {
+    const auto& entries = kind == Store::Impl::MainLine ? all : in_variations;
+    if (entries.empty()) continue;
+    positions::Generations& g = generations[kind];
+    const std::uint32_t id = g.next_id++;
+    g.live.push_back({id, entries.size()});
+    counters.push_back({std::string(Store::Impl::generations_key_of(kind)), g.encode()});
+    if (kind == Store::Impl::MainLine) {
+      contents[Positions] = runs(all.begin(), upper_half, id);
+      contents[PositionsUpper] = runs(upper_half, all.end(), id);
+    } else {
+      contents[VariationPositions] = runs(in_variations.begin(), in_variations.end(), id);
+    }
+  }
 
   // Metadata: each distinct value's keys in id order, values in key order.
   std::vector<const std::pair<const std::string, std::vector<std::uint32_t>>*> values;
@@ -619,7 +819,6 @@ Status WriteBatch::commit() {
     };
 
   // The counters go in the same atomic batch as what they count.
-  auto& counters = impl_->rows[Default];
   counters.push_back({std::string(game_count_key), bytes::big_endian32(games)});
   counters.push_back({std::string(reject_count_key), bytes::big_endian32(rejects)});
   contents[Default] = rows_content(counters);
@@ -631,11 +830,17 @@ Status WriteBatch::commit() {
   if (!s.is_ok()) return s;
   store.games = games;
   store.rejects = rejects;
+  {
+    std::lock_guard lock(store.generations_mutex);
+    for (int kind : {Store::Impl::MainLine, Store::Impl::InVariations})
+      store.generations[kind] = generations[kind];
+  }
   if (contents[Names]) {
     std::lock_guard lock(store.names_mutex);
     store.names.clear();
   }
-  return Status::ok();
+  // Generations that share a size tier now are merged before the next batch is committed.
+  return store.merge_generations();
 }
 
 Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -705,17 +910,7 @@ std::expected<StoreStats, Status> Store::stats() const {
       stats.last_date = date_text(it->key().ToStringView());
   }
   if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading metadata"));
-  std::vector<positions::Entry> run;
-  for (Family family : {Positions, PositionsUpper})
-    if (auto s = count(family,
-                       [&](std::string_view value) {
-                         run.clear();
-                         if (!positions::decode_run(value, run)) return false;
-                         stats.positions += run.size();
-                         return true;
-                       });
-        !s.is_ok())
-      return std::unexpected(s);
+  stats.positions = impl_->generations_of(Impl::MainLine).entries();
   return stats;
 }
 
@@ -780,48 +975,81 @@ std::expected<SourceProgress, Status> Store::source(std::uint64_t hash) const {
 }
 
 Status Store::compact() {
-  // The position family: the merge operator folds each bucket's runs (one per import batch)
-  // into one as the compaction rewrites it. The other families but the names are only ever
-  // added to; RocksDB's own compactions keep them in shape. The two halves of the index are
-  // compacted side by side (within one family RocksDB runs one level-0 compaction at a time, and
-  // formed no subcompactions for these files).
+  // The position index: every generation merged into one, each bucket one run.
+  for (int kind : {Impl::MainLine, Impl::InVariations}) {
+    const positions::Generations g = impl_->generations_of(kind);
+    if (g.live.size() < 2) continue;
+    std::vector<std::uint32_t> ids;
+    for (const auto& generation : g.live) ids.push_back(generation.id);
+    if (Status s = impl_->merge_generations(kind, ids); !s.is_ok()) return s;
+  }
+  // The other families (RocksDB's leveled compaction keeps them in shape as they grow) rewritten
+  // whole, fewest files.
   rocksdb::CompactRangeOptions options;
   options.exclusive_manual_compaction = false;
-  rocksdb::Status upper_status;
-  std::thread upper([&] {
-    upper_status =
-        impl_->db->CompactRange(options, impl_->families[PositionsUpper], nullptr, nullptr);
-  });
-  rocksdb::Status s =
-      impl_->db->CompactRange(options, impl_->families[Positions], nullptr, nullptr);
-  upper.join();
-  if (s.ok()) s = upper_status;
+  rocksdb::Status s;
+  for (int f = 0; f < FamilyCount && s.ok(); ++f)
+    if (!is_position_family(f))
+      s = impl_->db->CompactRange(options, impl_->families[f], nullptr, nullptr);
+  return s.ok() ? Status::ok() : from_rocksdb(s, "compacting the database");
+}
+
+Status Store::settle() {
+  // The generations this import wrote (tiers merged them as they filled) become one: a lookup
+  // then reads one run for them, and their runs cost the least (each run's header, key and
+  // Rice parameter are paid once per bucket). Older generations no larger than that one join
+  // it, so that those left by interrupted imports do not pile up. The work is bounded by about
+  // twice what was imported.
+  for (int kind : {Impl::MainLine, Impl::InVariations}) {
+    const positions::Generations g = impl_->generations_of(kind);
+    std::uint64_t imported = 0;
+    for (const auto& generation : g.live)
+      if (generation.id >= impl_->first_new_generation[kind]) imported += generation.entries;
+    std::vector<std::uint32_t> ids;
+    for (const auto& generation : g.live)
+      if (generation.id >= impl_->first_new_generation[kind] || generation.entries <= imported)
+        ids.push_back(generation.id);
+    if (ids.size() >= 2)
+      if (Status s = impl_->merge_generations(kind, ids); !s.is_ok()) return s;
+  }
+  if (Status s = impl_->merge_generations(); !s.is_ok()) return s;
   // The names: each batch writes every name of its games again, so a name search read the
   // same keys from each batch's file and merged them (half of a player search's time in a
   // new process). One file of distinct names costs a few tens of milliseconds to write.
-  for (Family f : {Names, VariationPositions})
-    if (s.ok()) s = impl_->db->CompactRange(options, impl_->families[f], nullptr, nullptr);
-  return s.ok() ? Status::ok() : from_rocksdb(s, "compacting the position index");
+  rocksdb::CompactRangeOptions options;
+  options.exclusive_manual_compaction = false;
+  rocksdb::Status s = impl_->db->CompactRange(options, impl_->families[Names], nullptr, nullptr);
+  return s.ok() ? Status::ok() : from_rocksdb(s, "compacting the names");
+}
+
+std::uint64_t Store::position_generations(bool in_variations) const {
+  return impl_->generations_of(in_variations ? Impl::InVariations : Impl::MainLine).live.size();
 }
 
 std::expected<std::vector<std::uint32_t>, Status> Store::games_at(const pgn::Position& position,
                                                                   bool in_variations) const {
   const pgn::Key key = pgn::repetition_key(position);
-  std::string value;
-  const Family family =
-      in_variations ? VariationPositions : position_family(positions::bucket_of(key));
-  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[family],
-                                     positions::bucket_key(key), &value);
+  const std::uint32_t bucket = positions::bucket_of(key), suffix = positions::suffix_of(key);
+  const Family family = in_variations ? VariationPositions : position_family(bucket);
+  const positions::Generations generations =
+      impl_->generations_of(in_variations ? Impl::InVariations : Impl::MainLine);
   std::vector<std::uint32_t> ids;
-  if (s.IsNotFound()) return ids;
-  if (!s.ok()) return std::unexpected(from_rocksdb(s, "reading the position index"));
   std::vector<positions::Entry> run;
-  if (!positions::decode_run(value, run))
-    return std::unexpected(Status::error(Status::Code::Corruption, "position index damaged"));
-  // The run is sorted by (suffix, game): the matches are one stretch, in game order.
-  const std::uint32_t suffix = positions::suffix_of(key);
-  auto first = std::lower_bound(run.begin(), run.end(), positions::Entry{suffix, 0});
-  for (; first != run.end() && first->suffix == suffix; ++first) ids.push_back(first->game);
+  std::string value;
+  // One run per generation; the games of different generations are different games.
+  for (const positions::Generation& g : generations.live) {
+    rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[family],
+                                       positions::generation_key(g.id, bucket), &value);
+    if (s.IsNotFound()) continue;
+    if (!s.ok()) return std::unexpected(from_rocksdb(s, "reading the position index"));
+    run.clear();
+    if (!positions::decode_run(value, run))
+      return std::unexpected(Status::error(Status::Code::Corruption, "position index damaged"));
+    // The run is sorted by (suffix, game): the matches are one stretch, in game order.
+    auto first = std::lower_bound(run.begin(), run.end(), positions::Entry{suffix, 0});
+    for (; first != run.end() && first->suffix == suffix; ++first) ids.push_back(first->game);
+  }
+  std::sort(ids.begin(), ids.end());
   return ids;
 }
 
@@ -954,8 +1182,11 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     // Position runs and fingerprints are hashes: compressing them costs time and saves nothing.
     if (is_position_family(f) || f == Fingerprints)
       family_options.compression = rocksdb::kNoCompression;
-    if (is_position_family(f))
-      family_options.merge_operator = std::make_shared<positions::RunMergeOperator>();
+    // The position families are never compacted by RocksDB: each generation is a key range of
+    // its own, ingested into the last level and dropped whole when merged (position_generations.h),
+    // so there is nothing for RocksDB to merge. Folding every run into one after each import, as
+    // schema 8 did, cost 4.9 s to add 1,127 games to 5 million.
+    if (is_position_family(f)) family_options.disable_auto_compactions = true;
     // Each import batch adds one table file per family, which overlaps the earlier ones (in
     // the position and metadata families). Merging every 4 of them, as RocksDB does by default,
     // rewrote the whole family each time while it was small (5 s of an 8 s corpus import in the
@@ -986,6 +1217,12 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
 
   if (Status checked = check_path(path, db_options, options.read_only); !checked.is_ok())
     return std::unexpected(checked);
+  if (!options.read_only) {
+    // A writer's log is written by LogFile (log_file.h: RocksDB's own aborts after a full disk).
+    std::error_code ignored;
+    if (options.create_if_missing) std::filesystem::create_directory(path, ignored);
+    db_options.info_log = std::make_shared<LogFile>(path + "/LOG");
+  }
   auto impl = std::make_unique<Impl>();
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s;
@@ -1058,6 +1295,21 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   if (!rejects) return std::unexpected(rejects.error());
   impl->games = *games;
   impl->rejects = *rejects;
+  for (int kind : {Impl::MainLine, Impl::InVariations}) {
+    s = impl->db->Get(rocksdb::ReadOptions(), impl->families[Default],
+                      Impl::generations_key_of(kind), &value);
+    if (s.IsNotFound()) continue;
+    if (!s.ok()) return std::unexpected(from_rocksdb(s, "reading the position index's list"));
+    auto generations = positions::Generations::decode(value);
+    if (!generations)
+      return std::unexpected(
+          Status::error(Status::Code::Corruption, "the position index's list is damaged"));
+    impl->generations[kind] = std::move(*generations);
+    impl->first_new_generation[kind] = impl->generations[kind].next_id;
+  }
+  if (!options.read_only)
+    if (Status cleaned = impl->delete_unlisted_generations(); !cleaned.is_ok())
+      return std::unexpected(cleaned);
   return Store(std::move(impl));
 }
 
@@ -1070,5 +1322,10 @@ rocksdb::ColumnFamilyHandle* StoreAccess::family(const Store& store, std::string
 }
 
 std::uint32_t StoreAccess::summary_group() { return index::summary_group; }
+
+positions::Generations StoreAccess::generations(const Store& store, bool in_variations) {
+  return store.impl_->generations_of(in_variations ? Store::Impl::InVariations
+                                                   : Store::Impl::MainLine);
+}
 
 }  // namespace pgndb::index

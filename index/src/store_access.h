@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "pgndb/index/store.h"
+#include "position_generations.h"
 
 namespace pgndb::index {
 
@@ -19,6 +20,8 @@ struct StoreAccess {
   static rocksdb::ColumnFamilyHandle* family(const Store& store, std::string_view name);
   // Summaries are grouped by this many consecutive games (docs/storage.md, "Summaries").
   static std::uint32_t summary_group();
+  // The live generations of the position index (of the variations' with `in_variations`).
+  static positions::Generations generations(const Store& store, bool in_variations);
 };
 
 }  // namespace pgndb::index

@@ -40,6 +40,7 @@
 #include "pgn/text.h"
 #include "pgndb/index/game_summary.h"
 #include "pgndb/index/metadata_keys.h"
+#include "position_generations.h"
 #include "position_runs.h"
 #include "store_access.h"
 
@@ -79,11 +80,12 @@ std::string quoted(std::string_view text) {
   return out + "'";
 }
 
-// A position entry as a digest sees it: bucket (2 bytes), the next 24 bits of the key, game id.
-// Byte order is the index's order.
+// A position entry as a digest sees it: the kept 40 bits of the key (5 bytes, big-endian), then
+// the game id. Byte order is the index's order.
 std::string position_entry(std::uint64_t key40, std::uint32_t game) {
   std::string entry;
-  bytes::put_big_endian16(entry, std::uint16_t(key40 >> 24));
+  entry += char(key40 >> 32);
+  entry += char(key40 >> 24);
   entry += char(key40 >> 16);
   entry += char(key40 >> 8);
   entry += char(key40);
@@ -294,6 +296,8 @@ class Verifier {
       if (key == "meta:schema_version" || key == "meta:game_count" || key == "meta:reject_count") {
         if (it->value().size() != 4)
           report("default", pgn::cat(key, ": ", it->value().size(), " bytes, not 4"));
+      } else if (key == "meta:position_generations" || key == "meta:variation_generations") {
+        // Decoded when the store was opened (a damaged list makes the database unreadable).
       } else {
         report("default", pgn::cat("unknown key ", quoted(key)));
       }
@@ -646,49 +650,48 @@ class Verifier {
   Status scan_positions(std::string_view name, Sink& sink, bool first) {
     const bool variations = name == "variation_positions";
     const Digested kind = variations ? VariationEntries : PositionEntries;
+    const positions::Generations listed = StoreAccess::generations(store_, variations);
+    auto is_listed = [&](std::uint32_t g) {
+      return std::any_of(listed.live.begin(), listed.live.end(),
+                         [g](const positions::Generation& l) { return l.id == g; });
+    };
     auto it = iterator(name);
     std::vector<positions::Entry> run;
-    auto bucket_text = [](std::uint32_t bucket) { return "bucket " + hex(bucket, 4); };
-    std::optional<std::uint32_t> last_readable;  // the last bucket read
-    for (it->SeekToFirst();;) {
-      for (; it->Valid(); it->Next()) {
-        const std::string_view key = it->key().ToStringView();
-        if (key.size() != 2) {
-          report(name, pgn::cat("key ", hex_bytes(key), ": not a bucket"));
-          continue;
-        }
-        const std::uint32_t bucket = bytes::read_big_endian16(key);
-        last_readable = bucket;
-        if (!variations && (bucket < positions::bucket_count / 2) != (name == "positions"))
-          report(name, pgn::cat(bucket_text(bucket), ": belongs in the other half of the index"));
-        run.clear();
-        if (!positions::decode_run(it->value().ToStringView(), run)) {
-          report(name, pgn::cat(bucket_text(bucket), ": run damaged"));
-          continue;
-        }
-        for (const positions::Entry& e : run) {
-          if (first) ++(variations ? report_.variation_positions : report_.positions);
-          if (!undecodable(e.game))
-            sink.add(kind, position_entry(std::uint64_t(bucket) << 24 | e.suffix, e.game));
-        }
+    std::uint64_t& entries = variations ? variation_entries_read_ : position_entries_read_;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const std::string_view key = it->key().ToStringView();
+      const auto parsed = positions::parse_generation_key(key);
+      if (!parsed) {
+        report(name, pgn::cat("key ", hex_bytes(key), ": not a generation and a bucket"));
+        continue;
       }
-      if (it->status().ok()) break;
-      // RocksDB folds a bucket's runs as it reads them (the merge operator); a damaged run
-      // stops the iterator. Find the bucket that cannot be read, report it and go on after it.
-      const std::uint32_t from = last_readable ? *last_readable + 1 : 0;
-      std::optional<std::uint32_t> damaged;
-      for (std::uint32_t b = from; b < positions::bucket_count && !damaged; ++b) {
-        std::string value;
-        rocksdb::Status s =
-            db_.Get(rocksdb::ReadOptions(), family(name), positions::bucket_key_of(b), &value);
-        if (!s.ok() && !s.IsNotFound()) damaged = b;
+      // Runs of a generation no list names are what a merge stopped by a crash left before it
+      // deleted them: never read, and deleted by the next import.
+      if (!is_listed(parsed->generation)) continue;
+      const std::uint32_t bucket = parsed->bucket;
+      const std::string where =
+          pgn::cat("generation ", parsed->generation, ", bucket ", hex(bucket, 5));
+      if (!variations && (bucket < positions::bucket_count / 2) != (name == "positions"))
+        report(name, pgn::cat(where, ": belongs in the other half of the index"));
+      run.clear();
+      if (!positions::decode_run(it->value().ToStringView(), run)) {
+        report(name, pgn::cat(where, ": run damaged"));
+        continue;
       }
-      if (!damaged) return read_error(it->status(), name);
-      report(name, pgn::cat(bucket_text(*damaged), ": runs cannot be folded (damaged)"));
-      last_readable = *damaged;
-      if (*damaged + 1 >= positions::bucket_count) break;
-      it = iterator(name);
-      it->Seek(positions::bucket_key_of(*damaged + 1));
+      if (first) entries += run.size();
+      for (const positions::Entry& e : run) {
+        if (first) ++(variations ? report_.variation_positions : report_.positions);
+        if (!undecodable(e.game))
+          sink.add(kind, position_entry(positions::key40(bucket, e.suffix), e.game));
+      }
+    }
+    if (!it->status().ok()) return read_error(it->status(), name);
+    if (first && name != "positions") {
+      // After both halves: the list counts the entries of its generations.
+      if (entries != listed.entries())
+        report(variations ? "variation_positions" : "positions",
+               pgn::cat("the list of generations counts ", listed.entries(),
+                        " entries, their runs hold ", entries));
     }
     return Status::ok();
   }
@@ -765,17 +768,15 @@ class Verifier {
     switch (kind) {
       case PositionEntries:
       case VariationEntries: {
-        const std::uint64_t key40 = std::uint64_t(bytes::read_big_endian16(entry)) << 24 |
-                                    std::uint64_t(std::uint8_t(entry[2])) << 16 |
-                                    std::uint64_t(std::uint8_t(entry[3])) << 8 |
-                                    std::uint8_t(entry[4]);
-        const std::uint32_t bucket = std::uint32_t(key40 >> 24);
+        std::uint64_t key40 = 0;
+        for (int i = 0; i < 5; ++i) key40 = key40 << 8 | std::uint8_t(entry[std::size_t(i)]);
+        const std::uint32_t bucket = positions::bucket_of40(key40);
         const std::string_view family = kind == VariationEntries ? "variation_positions"
                                         : bucket < positions::bucket_count / 2 ? "positions"
                                                                                : "positions_upper";
         const std::string where = kind == VariationEntries ? " in a variation" : "";
         const std::string key_text =
-            pgn::cat("position key ", hex(key40, 10), " (bucket ", hex(bucket, 4), ")");
+            pgn::cat("position key ", hex(key40, 10), " (bucket ", hex(bucket, 5), ")");
         report(family,
                missing
                    ? pgn::cat(game_text, " reaches ", key_text, where, ": missing from the index")
@@ -803,6 +804,8 @@ class Verifier {
   const unsigned threads_;
   const std::uint32_t games_;
   VerifyReport report_;
+  // Entries of listed generations read by the first pass (both halves; variations).
+  std::uint64_t position_entries_read_ = 0, variation_entries_read_ = 0;
   bool quiet_ = false;
   // Games whose bytes do not decode: their index entries are not compared (the game is
   // reported once, as undecodable).

@@ -21,9 +21,9 @@
 namespace pgndb::index {
 
 // Bumped whenever the key or value layout of any column family changes, or what a layout may
-// hold (docs/storage.md). 8: stored variations nest at most pgn::max_variation_depth (256)
-// deep; a version 7 database may hold deeper ones, which the decoder now refuses.
-inline constexpr std::uint32_t schema_version = 8;
+// hold (docs/storage.md). 9: position runs are bit-packed in 2^18 buckets (8: byte-aligned in
+// 2^16) and compacted by tiers.
+inline constexpr std::uint32_t schema_version = 9;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path
@@ -142,10 +142,17 @@ class Store {
   [[nodiscard]] std::expected<std::uint32_t, Status> duplicate_of(std::uint32_t id) const;
   // The progress recorded for a source, or a default SourceProgress when it was never seen.
   [[nodiscard]] std::expected<SourceProgress, Status> source(std::uint64_t hash) const;
-  // Rewrites the position index into its final form after an import: each bucket's runs (one
-  // per import batch) folded into one, smaller and read at once. Safe to interrupt (RocksDB
-  // compactions are atomic).
+  // Ends an import: merges the position index's generations this store wrote (with older ones
+  // no larger) into one, so that the work is bounded by about twice what was imported, and
+  // rewrites the names family (one key per distinct name) into one file. Safe to interrupt.
+  [[nodiscard]] Status settle();
+  // Rewrites the database whole (`pgndb compact`): the position index as one generation (one
+  // run per bucket), the other families into the fewest files: the smallest and fastest form, at
+  // the cost of reading and writing everything. Readers go on meanwhile; safe to interrupt.
   [[nodiscard]] Status compact();
+  // How many generations the position index has (docs/storage.md, "Positions"): a lookup reads
+  // one run in each.
+  std::uint64_t position_generations(bool in_variations = false) const;
 
   // The ids, ascending, of the games whose main line reaches `position` (by any move order),
   // as the position index tells: positions are matched on 40 bits of their key (docs/

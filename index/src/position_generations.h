@@ -1,0 +1,57 @@
+// The position index as generations (docs/storage.md, "Positions"): each import batch writes its
+// runs as a new generation, and generations of similar sizes are merged into one, so that an
+// entry is rewritten once per size tier over the database's life and never because something
+// was appended. This header owns the generation keys, the list of live generations kept in the
+// default family, and the policy that picks merges.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pgndb::index::positions {
+
+// A key of a position family: the generation (4 bytes, big-endian), then the bucket (3 bytes,
+// big-endian). A generation is one key range, so its table files are never mixed with another's:
+// RocksDB ingests them into the last level untouched, and drops them whole once merged.
+inline constexpr std::size_t generation_key_size = 7;
+std::string generation_key(std::uint32_t generation, std::uint32_t bucket);
+struct GenerationKey {
+  std::uint32_t generation, bucket;
+};
+// Nothing when the bytes are not such a key (or name a bucket beyond bucket_count).
+std::optional<GenerationKey> parse_generation_key(std::string_view key);
+
+struct Generation {
+  std::uint32_t id;
+  std::uint64_t entries;  // (key, game) entries in its runs
+  bool operator==(const Generation&) const = default;
+};
+
+// The live generations of one position index (main line, or variations), oldest first. Stored in
+// the default family (value: varint next id, varint count, then per generation varint id and
+// varint entries), written in the same atomic ingestion as the runs it lists: keys of a
+// generation not listed are garbage of a merge stopped before it deleted them, never read.
+struct Generations {
+  std::uint32_t next_id = 1;
+  std::vector<Generation> live;
+
+  std::uint64_t entries() const;
+  std::string encode() const;
+  [[nodiscard]] static std::optional<Generations> decode(std::string_view bytes);
+  bool operator==(const Generations&) const = default;
+};
+
+// Size tiers: generations of up to 4^(t+1) x 2^16 entries are of tier t (a batch of 20,000
+// games, 1.6 M entries, is of tier 2). Once merge_fan_in generations share a tier they are
+// merged into one of a higher tier: an entry is rewritten about log4(entries / 2^16) times
+// (4 times up to 400 M entries, 5 million games), and at most 3 generations stand in each tier
+// (fewer than 30 runs for a lookup to read at 10^9 entries).
+inline constexpr std::size_t merge_fan_in = 4;
+int tier_of(std::uint64_t entries);
+// The generations to merge now (ids, oldest first), or none.
+std::vector<std::uint32_t> pick_merge(const Generations& generations);
+
+}  // namespace pgndb::index::positions
