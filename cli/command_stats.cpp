@@ -33,6 +33,7 @@ int run_stats(const po::variables_map& vm) {
   if (vm["json"].as<bool>()) {
     std::cout << "{\"games\": " << stats->games << ", \"rejects\": " << stats->rejects
               << ", \"sources\": " << stats->sources << ", \"positions\": " << stats->positions
+              << ", \"position_generations\": " << stats->position_generations
               << ", \"duplicates\": " << stats->duplicates << ", \"players\": " << stats->players
               << ", \"first_date\": " << json_string(stats->first_date)
               << ", \"last_date\": " << json_string(stats->last_date) << ", \"bytes\": {";
@@ -49,7 +50,9 @@ int run_stats(const po::variables_map& vm) {
             << "duplicates: " << stats->duplicates << '\n'
             << "rejects:    " << stats->rejects << '\n'
             << "sources:    " << stats->sources << '\n'
-            << "positions:  " << stats->positions << '\n'
+            << "positions:  " << stats->positions << " in " << stats->position_generations
+            << (stats->position_generations == 1 ? " generation" : " generations")
+            << " (a lookup reads one run in each; pgndb compact merges them)\n"
             << "players:    " << stats->players << '\n'
             << "dates:      " << (stats->first_date.empty() ? "-" : stats->first_date) << " to "
             << (stats->last_date.empty() ? "-" : stats->last_date) << '\n'

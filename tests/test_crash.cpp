@@ -2,8 +2,10 @@
 // edge-case files and a slice of the corpus, in small batches so that kills land between and
 // during commits and during the compaction after them. After each kill `pgndb verify` must
 // find the database consistent, and running the import again must complete it with exactly
-// the games of a clean import. The seed is printed (and shown on failure); set
-// PGNDB_CRASH_SEED to run the same moments again.
+// the games of a clean import. Kills land in the merges of the position index's generations too
+// (each commit merges those that fill a size tier, and the import's end merges its own); a
+// second case kills `pgndb compact`, which merges every generation. The seed is printed (and
+// shown on failure); set PGNDB_CRASH_SEED to run the same moments again.
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
@@ -184,4 +186,71 @@ TEST_CASE("an import killed at 20 random moments leaves a consistent database, c
   // Most kills landed inside the import (the runs after the first are warm and may finish
   // before a kill drawn near the end of the first one's duration).
   CHECK(2 * finished_before_kill < kills);
+}
+
+TEST_CASE("pgndb compact killed at random moments leaves a consistent database, compacted again") {
+  if (fs::is_directory("/dev/shm")) setenv("TMPDIR", "/dev/shm", 1);
+  TempDir dir;
+  write_file(dir / "edge.pgn", pgn_files_joined(fs::path(PGNDB_SHARED_DATA) / "edge"));
+  write_file(dir / "slice.pgn", corpus_slice(slice_games));
+  auto verify = [&](const fs::path& db) {
+    return run_command(std::string(PGNDB_BINARY) + " verify --db " + quote(db) + " 2>&1");
+  };
+  write_file(dir / "small.pgn", corpus_slice(100));
+  // Two imports, the larger first: each ends as one generation of the position index (the
+  // second is smaller than the first, so it is not merged into it), which compact merges.
+  const fs::path base = dir / "base";
+  REQUIRE(wait_for(spawn({"import", "--batch", std::to_string(batch), "--db", base.string(),
+                          (dir / "edge.pgn").string(), (dir / "slice.pgn").string()})) == 0);
+  REQUIRE(wait_for(spawn({"import", "--db", base.string(), (dir / "small.pgn").string()})) == 0);
+  const auto expected = counts(base);
+  auto generations = [](const fs::path& db) {
+    const auto r = run_command(std::string(PGNDB_BINARY) + " stats --json --db " + quote(db));
+    REQUIRE(r.exit_code == 0);
+    const std::size_t at = r.out.find("\"position_generations\": ");
+    REQUIRE(at != std::string::npos);
+    return std::stol(r.out.substr(at + 24));
+  };
+  REQUIRE(generations(base) == 2);
+  const fs::path timed = dir / "timed";
+  fs::copy(base, timed, fs::copy_options::recursive);
+  const auto start = Clock::now();
+  REQUIRE(wait_for(spawn({"compact", "--db", timed.string()})) == 0);
+  const auto duration = Clock::now() - start;
+
+  const char* seed_text = std::getenv("PGNDB_CRASH_SEED");
+  const std::uint64_t seed = seed_text ? std::stoull(seed_text) : std::random_device()();
+  std::cout << "compact crash test: seed " << seed << ", a compaction takes "
+            << std::chrono::duration<double>(duration).count() << " s\n";
+  INFO("seed " << seed);
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<std::int64_t> delay_us(
+      0, std::chrono::duration_cast<std::chrono::microseconds>(duration).count());
+  for (int i = 0; i < kills / 2; ++i) {
+    const fs::path db = dir / ("db" + std::to_string(i));
+    fs::copy(base, db, fs::copy_options::recursive);
+    const auto delay = std::chrono::microseconds(delay_us(random));
+    INFO("kill " << i << " after " << delay.count() << " us");
+    const pid_t pid = spawn({"compact", "--db", db.string()});
+    std::this_thread::sleep_for(delay);
+    kill(pid, SIGKILL);
+    const int status = wait_for(pid);
+    std::cout << "  kill " << i << " after " << delay.count() / 1000
+              << " ms: " << (status == 0 ? "finished first" : "killed") << "\n";
+    {
+      const auto v = verify(db);
+      INFO(v.out);
+      CHECK(v.exit_code == 0);
+      CHECK(counts(db) == expected);
+    }
+    // Compacting again completes it.
+    REQUIRE(wait_for(spawn({"compact", "--db", db.string()})) == 0);
+    CHECK(generations(db) == 1);
+    const auto v = verify(db);
+    INFO(v.out);
+    CHECK(v.exit_code == 0);
+    CHECK(counts(db) == expected);
+    std::error_code ignored;
+    fs::remove_all(db, ignored);
+  }
 }

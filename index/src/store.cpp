@@ -910,7 +910,9 @@ std::expected<StoreStats, Status> Store::stats() const {
       stats.last_date = date_text(it->key().ToStringView());
   }
   if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading metadata"));
-  stats.positions = impl_->generations_of(Impl::MainLine).entries();
+  const positions::Generations generations = impl_->generations_of(Impl::MainLine);
+  stats.positions = generations.entries();
+  stats.position_generations = generations.live.size();
   return stats;
 }
 

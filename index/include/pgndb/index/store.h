@@ -63,6 +63,8 @@ struct StoreStats {
   std::uint64_t games = 0, rejects = 0, sources = 0, positions = 0;
   std::uint64_t duplicates = 0;  // games stored that are duplicates of earlier ones
   std::uint64_t players = 0;     // distinct normalised player names
+  // Generations of the main line's position index (docs/storage.md, "Positions").
+  std::uint64_t position_generations = 0;
   // The earliest and latest dates of the games, with unknown parts as `??`; empty when none.
   std::string first_date, last_date;
   // Bytes on disk (compressed table files) per column family, by name.
