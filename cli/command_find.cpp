@@ -50,9 +50,32 @@ void declare_find(po::options_description& options, po::positional_options_descr
       "limit", po::value<std::uint64_t>()->default_value(0), "at most N games (0: all)")(
       "offset", po::value<std::uint64_t>()->default_value(0), "skip the first N games")(
       "sort", po::value<std::string>()->default_value("id"),
-      "id, date, -date, elo or -elo (average rating; - for descending)");
+      "id, date, -date, elo or -elo (average rating; - for descending)")(
+      "explain", po::bool_switch(),
+      "print on stderr how the search ran: the indexes that answered, candidates, passed");
   declare_filters(options);
 }
+
+namespace {
+
+// The plan of `pgndb find --explain`, on stderr: the results on stdout stay as they are.
+void explain(const query::Plan& plan) {
+  for (std::size_t i = 0; i < plan.steps.size(); ++i)
+    std::cerr << "plan: " << (i == 0 ? "index " : "intersected with ") << plan.steps[i].index
+              << ": " << plan.steps[i].games << " games\n";
+  if (plan.every_game) std::cerr << "plan: no index answers these filters: every game\n";
+  if (!plan.checked.empty()) {
+    std::cerr << "plan: checked on each candidate's summary:";
+    for (std::size_t i = 0; i < plan.checked.size(); ++i)
+      std::cerr << (i ? ", " : " ") << plan.checked[i];
+    std::cerr << '\n';
+  }
+  if (!plan.order.empty()) std::cerr << "plan: sorted by " << plan.order << '\n';
+  std::cerr << "plan: " << plan.candidates << " candidates, " << plan.examined << " examined, "
+            << plan.passed << " passed\n";
+}
+
+}  // namespace
 
 int run_find(const po::variables_map& vm) {
   const std::string format = vm["format"].as<std::string>();
@@ -93,10 +116,12 @@ int run_find(const po::variables_map& vm) {
     if (!id) return fail(id.error());
     if (!*id) break;
   }
+  const bool explaining = vm["explain"].as<bool>();
   if (format == "count") {
     auto n = search->count();
     if (!n) return fail(n.error());
     std::cout << (limit ? std::min(*n, limit) : *n) << '\n';
+    if (explaining) explain(search->plan());
     return Success;
   }
   const bool position = filters->position.has_value();
@@ -143,6 +168,7 @@ int run_find(const po::variables_map& vm) {
     std::cout << out;
   }
   std::cout.flush();
+  if (explaining) explain(search->plan());
   return std::cout ? Success : Usage;
 }
 

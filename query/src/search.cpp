@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "pgn/text.h"
 #include "pgndb/index/metadata_keys.h"
 
 namespace pgndb::query {
@@ -119,6 +120,7 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
   Search search(store, filters);
   // Each index-backed filter gives its games; the smallest set is intersected first.
   std::vector<Ids> sets;
+  std::vector<std::string> names;  // what gave each set, for the plan
   if (filters.position) {
     auto ids = store.games_at(*filters.position);
     if (!ids) return std::unexpected(ids.error());
@@ -128,11 +130,17 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
       *ids = unite(*ids, *in_variations);
     }
     sets.push_back(std::move(*ids));
+    const std::uint64_t generations = store.position_generations();
+    names.push_back(
+        pgn::cat(filters.in_variations ? "positions, main line and variations" : "positions", " (",
+                 generations, generations == 1 ? " generation)" : " generations)"));
   }
-  auto add_named = [&](char dimension, int colour, const NameMatch& match) -> Status {
+  auto add_named = [&](char dimension, int colour, const NameMatch& match,
+                       std::string_view what) -> Status {
     auto ids = games_named(store, dimension, colour, match);
     if (!ids) return ids.error();
     sets.push_back(std::move(*ids));
+    names.emplace_back(what);
     return Status::ok();
   };
   using index::metadata::Player;
@@ -140,22 +148,26 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
     const std::string& key;
     char dimension;
     int colour;
+    std::string_view what;
   };
-  for (const Named& n :
-       {Named{filters.player, Player, Any}, Named{filters.white, Player, White},
-        Named{filters.black, Player, Black}, Named{filters.event, index::metadata::Event, Any},
-        Named{filters.site, index::metadata::Site, Any}})
+  for (const Named& n : {Named{filters.player, Player, Any, "names: player"},
+                         Named{filters.white, Player, White, "names: White"},
+                         Named{filters.black, Player, Black, "names: Black"},
+                         Named{filters.event, index::metadata::Event, Any, "names: event"},
+                         Named{filters.site, index::metadata::Site, Any, "names: site"}})
     if (!n.key.empty())
-      if (Status s = add_named(n.dimension, n.colour, containing(n.key)); !s.is_ok())
+      if (Status s = add_named(n.dimension, n.colour, containing(n.key), n.what); !s.is_ok())
         return std::unexpected(s);
   struct Pattern {
     const std::shared_ptr<const re2::RE2>& pattern;
     int colour;
+    std::string_view what;
   };
-  for (const Pattern& p : {Pattern{filters.player_re, Any}, Pattern{filters.white_re, White},
-                           Pattern{filters.black_re, Black}})
+  for (const Pattern& p : {Pattern{filters.player_re, Any, "names: player pattern"},
+                           Pattern{filters.white_re, White, "names: White pattern"},
+                           Pattern{filters.black_re, Black, "names: Black pattern"}})
     if (p.pattern)
-      if (Status s = add_named(Player, p.colour, matching(*p.pattern)); !s.is_ok())
+      if (Status s = add_named(Player, p.colour, matching(*p.pattern), p.what); !s.is_ok())
         return std::unexpected(s);
   // A winner or a loser: the games of the name in either colour, and the summary tells which
   // colour won.
@@ -172,7 +184,10 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
       *ids = std::move(*named);
     }
     sets.push_back(unite(o.as_white, o.as_black));
+    names.emplace_back(&o.key == &filters.winner ? "names: winner" : "names: loser");
     search.check_summary_ = true;
+    search.plan_.checked.emplace_back(&o.key == &filters.winner ? "winner's colour"
+                                                                : "loser's colour");
   }
   // Result, date and plies are in each game's summary too. With a more selective index (a
   // position, a name, an ECO code), they are checked on the candidates' summaries: a decade of
@@ -183,33 +198,50 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
     const std::optional<KeyRange>& range;
     SummaryRange::Field field;
     std::size_t bytes;  // of the value in the key
+    std::string_view what;
   };
-  for (const Ranged& r :
-       {Ranged{filters.eco, SummaryRange::None, 0}, Ranged{filters.result, SummaryRange::Result, 1},
-        Ranged{filters.date, SummaryRange::Date, 4},
-        Ranged{filters.plies, SummaryRange::Plies, 2}}) {
+  for (const Ranged& r : {Ranged{filters.eco, SummaryRange::None, 0, "ECO"},
+                          Ranged{filters.result, SummaryRange::Result, 1, "result"},
+                          Ranged{filters.date, SummaryRange::Date, 4, "date"},
+                          Ranged{filters.plies, SummaryRange::Plies, 2, "plies"}}) {
     if (!r.range) continue;
     if (selective && r.field != SummaryRange::None) {
       search.summary_ranges_.push_back(
           {r.field, number_at(r.range->from, r.bytes), number_at(r.range->to, r.bytes)});
       search.check_summary_ = true;
+      search.plan_.checked.emplace_back(r.what);
       continue;
     }
     auto ids = store.games_with_keys(r.range->from, r.range->to);
     if (!ids) return std::unexpected(ids.error());
     sets.push_back(std::move(*ids));
+    names.push_back(pgn::cat("metadata: ", r.what));
   }
   if (!sets.empty()) {
-    std::sort(sets.begin(), sets.end(),
-              [](const Ids& a, const Ids& b) { return a.size() < b.size(); });
-    Ids result = std::move(sets.front());
-    for (std::size_t i = 1; i < sets.size() && !result.empty(); ++i)
-      result = intersect(result, sets[i]);
+    std::vector<std::size_t> by_size(sets.size());
+    for (std::size_t i = 0; i < sets.size(); ++i) by_size[i] = i;
+    std::stable_sort(by_size.begin(), by_size.end(),
+                     [&](std::size_t a, std::size_t b) { return sets[a].size() < sets[b].size(); });
+    Ids result = std::move(sets[by_size.front()]);
+    search.plan_.steps.push_back({names[by_size.front()], result.size()});
+    for (std::size_t i = 1; i < by_size.size(); ++i) {
+      search.plan_.steps.push_back({names[by_size[i]], sets[by_size[i]].size()});
+      if (!result.empty()) result = intersect(result, sets[by_size[i]]);
+    }
     search.candidates_ = std::move(result);
   }
+  search.plan_.every_game = !search.candidates_;
+  search.plan_.candidates = search.candidates_ ? search.candidates_->size() : store.game_count();
+  if (filters.min_elo || filters.max_elo) search.plan_.checked.emplace_back("ratings");
+  if (filters.annotated) search.plan_.checked.emplace_back("annotated");
   search.check_summary_ |= filters.min_elo || filters.max_elo || filters.annotated;
-  if (order != Order::Id)
+  if (order != Order::Id) {
+    search.plan_.order = order == Order::Date             ? "date"
+                         : order == Order::DateDescending ? "date, latest first"
+                         : order == Order::Elo            ? "rating"
+                                                          : "rating, highest first";
     if (Status s = search.sort(order); !s.is_ok()) return std::unexpected(s);
+  }
   return search;
 }
 
@@ -267,6 +299,8 @@ Status Search::sort(Order order) {
           keyed.emplace_back(sort_key(order, summary), id);
       });
   if (!s.is_ok()) return s;
+  plan_.examined += ids.size();
+  plan_.passed += keyed.size();
   std::sort(keyed.begin(), keyed.end());
   Ids sorted;
   sorted.reserve(keyed.size());
@@ -284,15 +318,18 @@ std::expected<std::optional<std::uint32_t>, Status> Search::next() {
     chunk_ = std::min<std::size_t>(chunk_ * 2, 16384);
     ready_at_ = 0;
     if (!check_summary_) {
+      if (plan_.order.empty()) plan_.examined += chunk.size(), plan_.passed += chunk.size();
       ready_ = std::move(chunk);
       continue;
     }
+    plan_.examined += chunk.size();
     ready_.clear();
     Status s =
         store_->for_each_summary(chunk, [&](std::uint32_t id, const index::GameSummary& summary) {
           if (passes(id, summary)) ready_.push_back(id);
         });
     if (!s.is_ok()) return std::unexpected(s);
+    plan_.passed += ready_.size();
   }
   return ready_[ready_at_++];
 }
@@ -302,6 +339,10 @@ std::expected<std::uint64_t, Status> Search::count() {
   ready_at_ = ready_.size();
   if (!check_summary_) {
     const std::uint64_t total = candidates_ ? candidates_->size() : store_->game_count();
+    if (plan_.order.empty()) {
+      plan_.examined += total - std::min<std::uint64_t>(at_, total);
+      plan_.passed += total - std::min<std::uint64_t>(at_, total);
+    }
     n += total - std::min<std::uint64_t>(at_, total);
     at_ = std::size_t(total);
     return n;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <expected>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "pgndb/index/game_summary.h"
@@ -16,6 +17,23 @@
 #include "pgndb/query/filters.h"
 
 namespace pgndb::query {
+
+// How a search found its games (`pgndb find --explain`): the indexes that answered, each with
+// the games it gave, in the order they were intersected; the candidates left; what was checked on
+// each candidate's summary; and, as the search goes on, how many candidates were examined and how
+// many passed.
+struct Plan {
+  struct Step {
+    std::string index;  // e.g. "position index (3 generations)", "names: player"
+    std::uint64_t games = 0;
+  };
+  std::vector<Step> steps;
+  bool every_game = false;  // no index answered: every game is a candidate
+  std::uint64_t candidates = 0;
+  std::vector<std::string> checked;  // filters checked on the summaries
+  std::string order;                 // empty for id order
+  std::uint64_t examined = 0, passed = 0;
+};
 
 // The order in which a search gives its games. Games without the value sorted by (no known
 // year, no rating) come last in either direction; ties are in id order.
@@ -33,6 +51,8 @@ class Search {
   [[nodiscard]] std::expected<std::optional<std::uint32_t>, index::Status> next();
   // The number of games that pass, from here on (consumes the search).
   [[nodiscard]] std::expected<std::uint64_t, index::Status> count();
+  // How the search runs; its counts of examined and passed candidates grow as it goes.
+  const Plan& plan() const { return plan_; }
 
  private:
   using Ids = std::vector<std::uint32_t>;
@@ -63,6 +83,7 @@ class Search {
   Ids ready_;
   std::size_t ready_at_ = 0;
   std::size_t chunk_ = 256;  // candidates checked at once, growing while the search goes on
+  Plan plan_;
 };
 
 }  // namespace pgndb::query
