@@ -8,6 +8,7 @@
 
 #include "pgn/fen.h"
 #include "pgn/game.h"
+#include "pgn/game_result.h"
 #include "pgn/movegen.h"
 #include "pgn/san.h"
 #include "support.h"
@@ -354,4 +355,22 @@ TEST_CASE("The side to move makes a position different", "[game][repetition]") {
   CHECK(game.position().side_to_move() == Black);
   CHECK(game.position().key() != white_to_move);
   CHECK(game.repetitions() == 1);
+}
+
+TEST_CASE("game results: the four markers, numbered as docs/storage.md stores them") {
+  using pgn::GameResult;
+  const std::pair<std::string_view, unsigned> stored[] = {
+      {"*", 0}, {"1-0", 1}, {"0-1", 2}, {"1/2-1/2", 3}};
+  for (const auto& [text, code] : stored) {
+    const auto parsed = pgn::parse_game_result(text);
+    REQUIRE(parsed);
+    CHECK(pgn::code_of(*parsed) == code);
+    CHECK(pgn::to_text(*parsed) == text);
+    CHECK(pgn::game_result_from_code(code) == parsed);
+  }
+  for (std::string_view other : {"", "1/2", "1-0 ", "draw", "0-0"}) {
+    CHECK_FALSE(pgn::parse_game_result(other));
+    CHECK(pgn::game_result_of(other) == GameResult::Unknown);
+  }
+  CHECK_FALSE(pgn::game_result_from_code(4));
 }

@@ -1,4 +1,5 @@
 #include "pgndb/index/game_codec.h"
+#include "pgn/game_result.h"
 
 #include <algorithm>
 #include <array>
@@ -24,8 +25,6 @@ constexpr std::array<std::string_view, 28> common_tags = {
     "TimeControl",     "Termination", "FEN",         "SetUp",      "Variant",  "WhiteTitle",
     "BlackTitle",      "Opening",     "Annotator",   "UTCDate",    "UTCTime",  "WhiteRatingDiff",
     "BlackRatingDiff", "EventType",   "WhiteFideId", "BlackFideId"};
-
-constexpr std::array<std::string_view, 4> results = {"*", "1-0", "0-1", "1/2-1/2"};
 
 enum NodeByte : std::uint8_t {
   MaxShortIndex = 250,
@@ -200,8 +199,10 @@ std::expected<pgn::GameRecord, Status> Decoder::game(bool header_only) {
   pgn::GameRecord game;
   std::uint8_t version, result;
   if (!byte(version) || version != format_version) return corrupt("unknown format version");
-  if (!byte(result) || result >= results.size()) return corrupt("bad result");
-  game.result = results[result];
+  if (!byte(result)) return corrupt("bad result");
+  const auto typed = pgn::game_result_from_code(result);
+  if (!typed) return corrupt("bad result");
+  game.result = pgn::to_text(*typed);
 
   std::uint64_t tags;
   if (!varint(tags) || tags > in_.remaining()) return corrupt("bad tag count");
@@ -236,8 +237,7 @@ void encode_game(const pgn::GameRecord& game, std::string& out,
                  std::vector<pgn::Key>* main_line_keys, std::string* opening_codes,
                  std::size_t opening_plies, std::vector<pgn::Key>* variation_keys) {
   out += char(format_version);
-  const auto result = std::find(results.begin(), results.end(), game.result);
-  out += char(result == results.end() ? 0 : result - results.begin());
+  out += char(pgn::code_of(pgn::game_result_of(game.result)));
 
   put_varint(out, game.tags.size());
   for (const auto& [name, value] : game.tags) {

@@ -1,4 +1,5 @@
 #include "game_facts.h"
+#include "pgn/game_result.h"
 
 #include <algorithm>
 #include <charconv>
@@ -43,7 +44,7 @@ std::string_view tag(const pgn::GameRecord& game, std::string_view name) {
 }
 
 std::uint8_t result_code(std::string_view result) {
-  return result == "1-0" ? 1 : result == "0-1" ? 2 : result == "1/2-1/2" ? 3 : 0;
+  return pgn::code_of(pgn::game_result_of(result));
 }
 
 // docs/storage.md, "Metadata": the keys a game should have, without the game id. Written

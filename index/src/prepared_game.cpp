@@ -1,4 +1,5 @@
 #include "pgndb/index/prepared_game.h"
+#include "pgn/game_result.h"
 
 #include "bytes.h"
 
@@ -80,10 +81,7 @@ std::string_view tag_or_empty(const pgn::GameRecord& game, std::string_view name
 bool known(std::string_view value) { return !value.empty() && value != "?" && value != "-"; }
 
 std::uint8_t result_code(std::string_view result) {
-  if (result == "1-0") return 1;
-  if (result == "0-1") return 2;
-  if (result == "1/2-1/2") return 3;
-  return 0;
+  return pgn::code_of(pgn::game_result_of(result));
 }
 
 // A rating tag's value, 0 when it is not a number below 65,536.

@@ -23,6 +23,7 @@
 // thread), the ids of the games that do not decode, and in the second pass the entries of at
 // most max_detailed_groups groups per family (a few hundred entries each on the corpus).
 #include "pgndb/index/verify.h"
+#include "pgn/game_result.h"
 
 #include <rocksdb/db.h>
 
@@ -127,10 +128,9 @@ std::string describe_value(std::string_view value) {
       if (rest.size() == 4) return "date " + date_text(value);
       break;
     case Result:
-      if (rest.size() == 1 && std::uint8_t(rest[0]) <= 3) {
-        constexpr std::string_view results[] = {"*", "1-0", "0-1", "1/2-1/2"};
-        return pgn::cat("result ", results[std::uint8_t(rest[0])]);
-      }
+      if (auto result =
+              rest.size() == 1 ? pgn::game_result_from_code(std::uint8_t(rest[0])) : std::nullopt)
+        return pgn::cat("result ", pgn::to_text(*result));
       break;
     case Eco:
       if (rest.size() == 3) return "ECO " + quoted(rest);

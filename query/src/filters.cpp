@@ -1,4 +1,5 @@
 #include "pgndb/query/filters.h"
+#include "pgn/game_result.h"
 
 #include <re2/re2.h>
 
@@ -152,12 +153,10 @@ std::expected<Filters, std::string> parse_filters(const FilterText& text) {
   f.annotated = text.annotated;
 
   if (!text.result.empty()) {
-    static constexpr std::string_view results[] = {"*", "1-0", "0-1", "1/2-1/2"};
-    char code = -1;
-    for (std::size_t i = 0; i < 4; ++i)
-      if (text.result == results[i]) code = char(i);
-    if (code < 0) return Error("--result: '" + text.result + "' is not 1-0, 0-1, 1/2-1/2 or *");
-    f.result = range(index::metadata::Result, std::string(1, code), std::string(1, code));
+    const auto result = pgn::parse_game_result(text.result);
+    if (!result) return Error("--result: '" + text.result + "' is not 1-0, 0-1, 1/2-1/2 or *");
+    const std::string code(1, char(pgn::code_of(*result)));
+    f.result = range(index::metadata::Result, code, code);
   }
 
   if (!text.eco.empty()) {

@@ -1,4 +1,5 @@
 #include "pgndb/query/search.h"
+#include "pgn/game_result.h"
 
 #include <re2/re2.h>
 
@@ -266,7 +267,8 @@ bool Search::passes(std::uint32_t id, const index::GameSummary& s) const {
     if (filters_.max_elo && rating > filters_.max_elo) return false;
   }
   if (filters_.annotated && !s.annotated) return false;
-  constexpr std::uint8_t white_won = 1, black_won = 2;
+  constexpr std::uint8_t white_won = pgn::code_of(pgn::GameResult::WhiteWins),
+                         black_won = pgn::code_of(pgn::GameResult::BlackWins);
   if (!filters_.winner.empty() && !(s.result == white_won && contains(winner_white_, id)) &&
       !(s.result == black_won && contains(winner_black_, id)))
     return false;

@@ -1,4 +1,5 @@
 #include "pgndb/query/tree.h"
+#include "pgn/game_result.h"
 
 #include <algorithm>
 #include <map>
@@ -78,16 +79,17 @@ void count(Tally& t, pgn::Move move, const GameSummary& s, bool white_moves) {
   t.row.move = move;
   ++t.row.games;
   int score = 0;  // for the side to move: 1 win, 0 draw, -1 loss
-  switch (s.result) {
-    case 1:
+  switch (pgn::GameResult(s.result)) {
+    case pgn::GameResult::WhiteWins:
       ++t.row.white_wins;
       score = white_moves ? 1 : -1;
       break;
-    case 2:
+    case pgn::GameResult::BlackWins:
       ++t.row.black_wins;
       score = white_moves ? -1 : 1;
       break;
-    case 3: ++t.row.draws; break;
+    case pgn::GameResult::Draw: ++t.row.draws; break;
+    case pgn::GameResult::Unknown: break;
   }
   const unsigned mover = white_moves ? s.white_elo : s.black_elo;
   const unsigned opponent = white_moves ? s.black_elo : s.white_elo;
@@ -95,7 +97,7 @@ void count(Tally& t, pgn::Move move, const GameSummary& s, bool white_moves) {
     ++t.rated;
     t.elo_sum += mover;
   }
-  if (mover && opponent && s.result != 0) {
+  if (mover && opponent && s.result != pgn::code_of(pgn::GameResult::Unknown)) {
     ++t.both_rated;
     t.opponent_sum += opponent;
     t.wins_minus_losses += score;
