@@ -191,7 +191,6 @@ TEST_CASE("an import killed at 20 random moments leaves a consistent database, c
 TEST_CASE("pgndb compact killed at random moments leaves a consistent database, compacted again") {
   if (fs::is_directory("/dev/shm")) setenv("TMPDIR", "/dev/shm", 1);
   TempDir dir;
-  write_file(dir / "edge.pgn", pgn_files_joined(fs::path(PGNDB_SHARED_DATA) / "edge"));
   write_file(dir / "slice.pgn", corpus_slice(slice_games));
   auto verify = [&](const fs::path& db) {
     return run_command(std::string(PGNDB_BINARY) + " verify --db " + quote(db) + " 2>&1");
@@ -201,7 +200,7 @@ TEST_CASE("pgndb compact killed at random moments leaves a consistent database, 
   // second is smaller than the first, so it is not merged into it), which compact merges.
   const fs::path base = dir / "base";
   REQUIRE(wait_for(spawn({"import", "--batch", std::to_string(batch), "--db", base.string(),
-                          (dir / "edge.pgn").string(), (dir / "slice.pgn").string()})) == 0);
+                          (dir / "slice.pgn").string()})) == 0);
   REQUIRE(wait_for(spawn({"import", "--db", base.string(), (dir / "small.pgn").string()})) == 0);
   const auto expected = counts(base);
   auto generations = [](const fs::path& db) {
