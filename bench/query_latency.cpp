@@ -25,7 +25,6 @@
 
 #include "pgn/fen.h"
 #include "pgn/game.h"
-#include "pgndb/index/metadata_keys.h"
 #include "pgndb/index/store.h"
 #include "pgndb/query/filters.h"
 #include "pgndb/query/game_facts.h"
@@ -172,15 +171,14 @@ int main(int argc, char** argv) {
       return pgn::to_fen(pos);
     }
   };
-  auto names = store->name_values(pgndb::index::metadata::Player);
+  auto names = store->name_values(pgndb::index::Store::NameDimension::Player);
   if (!names) die(names.error().message());
   if ((*names)->size() == 0) die("the database has no player names");
   auto random_surname = [&] {
     for (int tries = 0;; ++tries) {
       if (tries == 100000) die("no player name of 4 letters or more to search for");
-      const std::string_view value = (**names)[random() % (*names)->size()];
-      const std::size_t end = value.find_first_of(std::string_view(",\0", 2), 1);
-      const std::string surname(value.substr(1, end - 1));
+      const std::string_view name = (**names)[random() % (*names)->size()];
+      const std::string surname(name.substr(0, name.find(',')));
       if (surname.size() >= 4 && surname.find(' ') == std::string::npos) return surname;
     }
   };

@@ -894,7 +894,7 @@ std::expected<StoreStats, Status> Store::stats() const {
   if (auto s = count(Duplicates, [&](std::string_view) { return ++stats.duplicates, true; });
       !s.is_ok())
     return std::unexpected(s);
-  auto players = name_values(metadata::Player);
+  auto players = name_values(NameDimension::Player);
   if (!players) return std::unexpected(players.error());
   stats.players = (*players)->size();
   std::unique_ptr<rocksdb::Iterator> it(
@@ -1055,11 +1055,15 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_at(const pgn::Pos
   return ids;
 }
 
-std::expected<std::vector<std::uint32_t>, Status> Store::games_with_keys(
-    std::string_view from, std::string_view to) const {
+namespace {
+
+// The ids of the games with a metadata key (without its game id) in [from, to): one range scan.
+std::expected<std::vector<std::uint32_t>, Status> games_with_keys(rocksdb::DB& db,
+                                                                  rocksdb::ColumnFamilyHandle* cf,
+                                                                  std::string_view from,
+                                                                  std::string_view to) {
   std::vector<std::uint32_t> ids;
-  std::unique_ptr<rocksdb::Iterator> it(
-      impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->families[Metadata]));
+  std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(rocksdb::ReadOptions(), cf));
   for (it->Seek(from); it->Valid() && it->key().ToStringView() < to; it->Next()) {
     const std::string_view key = it->key().ToStringView();
     if (key.size() < 5)
@@ -1071,6 +1075,63 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_with_keys(
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   return ids;
+}
+
+char dimension_byte(Store::NameDimension d) {
+  switch (d) {
+    case Store::NameDimension::Player: return metadata::Player;
+    case Store::NameDimension::Event: return metadata::Event;
+    case Store::NameDimension::Site: return metadata::Site;
+  }
+  return metadata::Player;
+}
+
+}  // namespace
+
+std::expected<std::vector<std::uint32_t>, Status> Store::games_in_range(NumberDimension dimension,
+                                                                        std::uint32_t low,
+                                                                        std::uint32_t high) const {
+  // The value's bytes in its key: big-endian, as wide as metadata_keys.h says.
+  std::string from, to;
+  switch (dimension) {
+    case NumberDimension::Date:
+      from = char(metadata::Date) + bytes::big_endian32(low);
+      to = char(metadata::Date) + bytes::big_endian32(high);
+      break;
+    case NumberDimension::Result:
+      if (low > 3) return std::vector<std::uint32_t>();
+      from = {char(metadata::Result), char(low)};
+      to = {char(metadata::Result), char(std::min<std::uint32_t>(high, 3))};
+      break;
+    case NumberDimension::Plies:
+      if (low > 65535) return std::vector<std::uint32_t>();
+      from = std::string(1, metadata::Plies);
+      metadata::put16(from, low);
+      to = std::string(1, metadata::Plies);
+      metadata::put16(to, std::min<std::uint32_t>(high, 65535));
+      break;
+  }
+  if (low > high) return std::vector<std::uint32_t>();
+  return games_with_keys(*impl_->db, impl_->families[Metadata], from, metadata::past_value(to));
+}
+
+std::expected<std::vector<std::uint32_t>, Status> Store::games_with_eco(std::string_view from,
+                                                                        std::string_view to) const {
+  if (to < from) return std::vector<std::uint32_t>();
+  return games_with_keys(*impl_->db, impl_->families[Metadata],
+                         char(metadata::Eco) + std::string(from),
+                         metadata::past_value(char(metadata::Eco) + std::string(to)));
+}
+
+std::expected<std::vector<std::uint32_t>, Status> Store::games_named(NameDimension dimension,
+                                                                     std::string_view name,
+                                                                     int colour) const {
+  // dimension, name, 0, then for a player the colour: one colour's keys, or both's.
+  std::string prefix = char(dimension_byte(dimension)) + std::string(name);
+  prefix += '\0';
+  if (dimension == NameDimension::Player && colour >= 0) prefix += char(colour);
+  return games_with_keys(*impl_->db, impl_->families[Metadata], prefix,
+                         metadata::past_value(prefix));
 }
 
 std::expected<GameSummary, Status> Store::summary(std::uint32_t id) const {
@@ -1092,19 +1153,24 @@ Status Store::for_each_summary(
 }
 
 std::expected<std::shared_ptr<const PackedStrings>, Status> Store::name_values(
-    char dimension) const {
+    NameDimension dimension) const {
+  const char byte = dimension_byte(dimension);
   std::lock_guard lock(impl_->names_mutex);
-  if (auto cached = impl_->names.find(dimension); cached != impl_->names.end())
-    return cached->second;
+  if (auto cached = impl_->names.find(byte); cached != impl_->names.end()) return cached->second;
   auto values = std::make_shared<PackedStrings>();
   rocksdb::ReadOptions read;
   read.readahead_size = 1 << 20;  // the dimension's names are read at once, in order
   std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(read, impl_->families[Names]));
-  const std::string prefix(1, dimension);
-  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next())
-    values->add(it->key().ToStringView());
+  // A key of the names family: the dimension byte, the name, 0.
+  const std::string prefix(1, byte);
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+    const std::string_view key = it->key().ToStringView();
+    if (key.size() < 2 || key.back() != '\0')
+      return std::unexpected(Status::error(Status::Code::Corruption, "names damaged"));
+    values->add(key.substr(1, key.size() - 2));
+  }
   if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading names"));
-  impl_->names.emplace(dimension, values);
+  impl_->names.emplace(byte, values);
   return values;
 }
 

@@ -9,28 +9,13 @@
 #include "pgn/fen.h"
 #include "pgn/san.h"
 #include "pgn/text.h"
-#include "pgndb/index/metadata_keys.h"
 #include "pgndb/index/names.h"
 
 namespace pgndb::query {
 
 namespace {
 
-using index::metadata::Dimension;
 using Error = std::unexpected<std::string>;
-
-// The key range of one dimension's values [from, to] (both given as values, without the
-// dimension byte): to is made exclusive by the next value.
-KeyRange range(Dimension d, std::string from, std::string to_inclusive) {
-  return {std::string(1, char(d)) + std::move(from),
-          index::metadata::past_value(std::string(1, char(d)) + to_inclusive)};
-}
-
-std::string two_bytes(unsigned v) {
-  std::string s;
-  index::metadata::put16(s, v);
-  return s;
-}
 
 std::optional<unsigned> number(std::string_view text) {
   unsigned v = 0;
@@ -39,9 +24,9 @@ std::optional<unsigned> number(std::string_view text) {
   return v;
 }
 
-// A date bound: `1985`, `1985.03` or `1985.03.01`; `upper` fills what is missing with the
-// largest value (so that `..1985` includes all of 1985).
-std::optional<std::string> date_bound(std::string_view text, bool upper) {
+// A date bound: `1985`, `1985.03` or `1985.03.01`, as year << 16 | month << 8 | day; `upper`
+// fills what is missing with the largest value (so that `..1985` includes all of 1985).
+std::optional<std::uint32_t> date_bound(std::string_view text, bool upper) {
   unsigned parts[3] = {0, upper ? 99u : 0u, upper ? 99u : 0u};
   std::size_t i = 0;
   while (!text.empty()) {
@@ -55,10 +40,7 @@ std::optional<std::string> date_bound(std::string_view text, bool upper) {
     text = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
   }
   if (i == 0) return std::nullopt;
-  std::string key = two_bytes(parts[0]);
-  key += char(parts[1]);
-  key += char(parts[2]);
-  return key;
+  return parts[0] << 16 | parts[1] << 8 | parts[2];
 }
 
 std::optional<std::string> eco_code(std::string_view text) {
@@ -155,8 +137,7 @@ std::expected<Filters, std::string> parse_filters(const FilterText& text) {
   if (!text.result.empty()) {
     const auto result = pgn::parse_game_result(text.result);
     if (!result) return Error("--result: '" + text.result + "' is not 1-0, 0-1, 1/2-1/2 or *");
-    const std::string code(1, char(pgn::code_of(*result)));
-    f.result = range(index::metadata::Result, code, code);
+    f.result = *result;
   }
 
   if (!text.eco.empty()) {
@@ -167,7 +148,7 @@ std::expected<Filters, std::string> parse_filters(const FilterText& text) {
     if (!from || !to)
       return Error("--eco: '" + text.eco + "' is not a code (B90) or a range (B90-B99)");
     if (*to < *from) return Error("--eco: the range " + text.eco + " is inverted");
-    f.eco = range(index::metadata::Eco, *from, *to);
+    f.eco = EcoRange{*from, *to};
   }
 
   if (!text.date.empty()) {
@@ -175,16 +156,14 @@ std::expected<Filters, std::string> parse_filters(const FilterText& text) {
     const std::string_view all(text.date);
     const std::string_view low = dots == std::string::npos ? all : all.substr(0, dots);
     const std::string_view high = dots == std::string::npos ? all : all.substr(dots + 2);
-    auto from =
-        low.empty() ? std::optional<std::string>(std::string(4, '\0')) : date_bound(low, false);
-    auto to =
-        high.empty() ? std::optional<std::string>(std::string(4, '\xFF')) : date_bound(high, true);
+    auto from = low.empty() ? std::optional<std::uint32_t>(0) : date_bound(low, false);
+    auto to = high.empty() ? std::optional<std::uint32_t>(0xFFFFFFFF) : date_bound(high, true);
     if (!from || !to)
       return Error("--date: '" + text.date +
                    "' is not a date (1985, 1985.03, 1985.03.01) or a "
                    "range of them (1985..1995)");
     if (*to < *from) return Error("--date: the range " + text.date + " is inverted");
-    f.date = range(index::metadata::Date, *from, *to);
+    f.date = NumberRange{*from, *to};
   }
 
   if (text.min_elo && text.max_elo && text.min_elo > text.max_elo)
@@ -197,8 +176,7 @@ std::expected<Filters, std::string> parse_filters(const FilterText& text) {
       return Error(
           pgn::cat("--min-plies ", text.min_plies, " is above --max-plies ", text.max_plies));
     const unsigned high = text.max_plies ? std::min(text.max_plies, 65535u) : 65535u;
-    f.plies =
-        range(index::metadata::Plies, two_bytes(std::min(text.min_plies, 65535u)), two_bytes(high));
+    f.plies = NumberRange{std::min(text.min_plies, 65535u), high};
   }
   return f;
 }

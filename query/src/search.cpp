@@ -7,7 +7,6 @@
 #include <functional>
 
 #include "pgn/text.h"
-#include "pgndb/index/metadata_keys.h"
 
 namespace pgndb::query {
 
@@ -63,19 +62,16 @@ NameMatch matching(const re2::RE2& pattern) {
 
 // The games in which a value of a name dimension matches: for players, `colour` 0 or 1 keeps
 // one colour's (-1 both).
-std::expected<Ids, Status> games_named(const index::Store& store, char dimension, int colour,
+using Names = index::Store::NameDimension;
+std::expected<Ids, Status> games_named(const index::Store& store, Names dimension, int colour,
                                        const NameMatch& match) {
   auto values = store.name_values(dimension);
   if (!values) return std::unexpected(values.error());
   Ids ids;  // every matching value's games, sorted and made unique once at the end
-  std::string prefix;
   for (std::size_t i = 0; i < (*values)->size(); ++i) {
-    // value = dimension, name, 0; a player's keys then have the colour
-    const std::string_view value = (**values)[i];
-    if (value.size() < 2 || !match(value.substr(1, value.size() - 2))) continue;
-    prefix = value;
-    if (colour >= 0) prefix += char(colour);
-    auto games = store.games_with_keys(prefix, index::metadata::past_value(prefix));
+    const std::string_view name = (**values)[i];
+    if (!match(name)) continue;
+    auto games = store.games_named(dimension, name, colour);
     if (!games) return std::unexpected(games.error());
     ids.insert(ids.end(), games->begin(), games->end());
   }
@@ -85,14 +81,6 @@ std::expected<Ids, Status> games_named(const index::Store& store, char dimension
 }
 
 enum Colour { Any = -1, White = 0, Black = 1 };
-
-// The value in a metadata key (after the dimension byte), `bytes` long, as a number: the key
-// bytes are big-endian.
-std::uint32_t number_at(std::string_view key, std::size_t bytes) {
-  std::uint32_t v = 0;
-  for (std::size_t i = 1; i <= bytes; ++i) v = v << 8 | (i < key.size() ? std::uint8_t(key[i]) : 0);
-  return v;
-}
 
 // The key a game sorts by (smaller first), with unknown values last.
 std::uint64_t sort_key(Order order, const index::GameSummary& s) {
@@ -136,7 +124,7 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
         pgn::cat(filters.in_variations ? "positions, main line and variations" : "positions", " (",
                  generations, generations == 1 ? " generation)" : " generations)"));
   }
-  auto add_named = [&](char dimension, int colour, const NameMatch& match,
+  auto add_named = [&](Names dimension, int colour, const NameMatch& match,
                        std::string_view what) -> Status {
     auto ids = games_named(store, dimension, colour, match);
     if (!ids) return ids.error();
@@ -144,18 +132,18 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
     names.emplace_back(what);
     return Status::ok();
   };
-  using index::metadata::Player;
+  constexpr Names Player = Names::Player;
   struct Named {
     const std::string& key;
-    char dimension;
+    Names dimension;
     int colour;
     std::string_view what;
   };
   for (const Named& n : {Named{filters.player, Player, Any, "names: player"},
                          Named{filters.white, Player, White, "names: White"},
                          Named{filters.black, Player, Black, "names: Black"},
-                         Named{filters.event, index::metadata::Event, Any, "names: event"},
-                         Named{filters.site, index::metadata::Site, Any, "names: site"}})
+                         Named{filters.event, Names::Event, Any, "names: event"},
+                         Named{filters.site, Names::Site, Any, "names: site"}})
     if (!n.key.empty())
       if (Status s = add_named(n.dimension, n.colour, containing(n.key), n.what); !s.is_ok())
         return std::unexpected(s);
@@ -195,25 +183,34 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
   // dates or a result is a third of the database, and reading its index range cost more than
   // the rest of the search.
   const bool selective = !sets.empty() || filters.eco;
+  using Numbers = index::Store::NumberDimension;
+  if (filters.eco) {
+    auto ids = store.games_with_eco(filters.eco->from, filters.eco->to);
+    if (!ids) return std::unexpected(ids.error());
+    sets.push_back(std::move(*ids));
+    names.emplace_back("metadata: ECO");
+  }
   struct Ranged {
-    const std::optional<KeyRange>& range;
+    std::optional<NumberRange> range;
     SummaryRange::Field field;
-    std::size_t bytes;  // of the value in the key
+    Numbers dimension;
     std::string_view what;
   };
-  for (const Ranged& r : {Ranged{filters.eco, SummaryRange::None, 0, "ECO"},
-                          Ranged{filters.result, SummaryRange::Result, 1, "result"},
-                          Ranged{filters.date, SummaryRange::Date, 4, "date"},
-                          Ranged{filters.plies, SummaryRange::Plies, 2, "plies"}}) {
+  const std::optional<NumberRange> result =
+      filters.result
+          ? std::optional(NumberRange{pgn::code_of(*filters.result), pgn::code_of(*filters.result)})
+          : std::nullopt;
+  for (const Ranged& r : {Ranged{result, SummaryRange::Result, Numbers::Result, "result"},
+                          Ranged{filters.date, SummaryRange::Date, Numbers::Date, "date"},
+                          Ranged{filters.plies, SummaryRange::Plies, Numbers::Plies, "plies"}}) {
     if (!r.range) continue;
-    if (selective && r.field != SummaryRange::None) {
-      search.summary_ranges_.push_back(
-          {r.field, number_at(r.range->from, r.bytes), number_at(r.range->to, r.bytes)});
+    if (selective) {
+      search.summary_ranges_.push_back({r.field, r.range->low, r.range->high});
       search.check_summary_ = true;
       search.plan_.checked.emplace_back(r.what);
       continue;
     }
-    auto ids = store.games_with_keys(r.range->from, r.range->to);
+    auto ids = store.games_in_range(r.dimension, r.range->low, r.range->high);
     if (!ids) return std::unexpected(ids.error());
     sets.push_back(std::move(*ids));
     names.push_back(pgn::cat("metadata: ", r.what));

@@ -163,10 +163,26 @@ class Store {
   // With `in_variations`, the games in which a variation (at any depth) reaches it instead.
   [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_at(
       const pgn::Position& position, bool in_variations = false) const;
-  // The ids, ascending, of the games with a metadata key (metadata_keys.h, without the game
-  // id) in [from, to): one range scan of the metadata index.
-  [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_with_keys(
+  // The metadata index (docs/storage.md, "Metadata") asked in typed values; each is one range
+  // scan, and the ids come ascending.
+  // A dimension whose values are numbers: a date as GameSummary::date_number() (year << 16 |
+  // month << 8 | day, 0 for an unknown part), a result as pgn::code_of, main-line plies.
+  enum class NumberDimension { Date, Result, Plies };
+  // The games whose value is in [low, high].
+  [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_in_range(
+      NumberDimension dimension, std::uint32_t low, std::uint32_t high) const;
+  // The games whose ECO code is in [from, to] (three characters each, A00..E99).
+  [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_with_eco(
       std::string_view from, std::string_view to) const;
+  enum class NameDimension { Player, Event, Site };
+  // The distinct normalised names (names.h) of a dimension, sorted. Read from the names family
+  // once per store, then kept.
+  [[nodiscard]] std::expected<std::shared_ptr<const PackedStrings>, Status> name_values(
+      NameDimension dimension) const;
+  // The games with the name `name` (as name_values() gives it): for players, as White
+  // (`colour` 0), as Black (1) or either (-1).
+  [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_named(
+      NameDimension dimension, std::string_view name, int colour = -1) const;
   // The summary of game `id` (game_summary.h).
   [[nodiscard]] std::expected<GameSummary, Status> summary(std::uint32_t id) const;
   // Calls `each(id, summary)` for each of `ids` (ascending), in one pass over the summaries:
@@ -174,12 +190,6 @@ class Store {
   [[nodiscard]] Status for_each_summary(
       const std::vector<std::uint32_t>& ids,
       const std::function<void(std::uint32_t, const GameSummary&)>& each) const;
-  // The distinct values of a name dimension (metadata::Player, Event or Site) as metadata keys
-  // without the game id (the dimension byte, the normalised name, 0), in key order: the
-  // prefix of the value's keys (for a player, of both colours' keys). Read from the names family
-  // once per store, then kept.
-  [[nodiscard]] std::expected<std::shared_ptr<const PackedStrings>, Status> name_values(
-      char dimension) const;
 
   // Every main-line occurrence of `position` (compared by pgn::repetition_key: placement, side,
   // castling rights, en passant only where a capture is legal), in game order. Transpositions

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "pgn/game_result.h"
 #include "pgn/position.h"
 
 namespace re2 {
@@ -34,9 +35,14 @@ struct FilterText {
   bool annotated = false;                     // only games with comments or variations
 };
 
-// An inclusive range of a metadata value, as metadata index keys without the game id.
-struct KeyRange {
-  std::string from, to;  // to is exclusive
+// An inclusive range of numbers: dates as year << 16 | month << 8 | day (0 for an unknown part,
+// as index::GameSummary::date_number() gives them), main-line plies.
+struct NumberRange {
+  std::uint32_t low = 0, high = 0;
+};
+// An inclusive range of ECO codes (three characters each, A00..E99).
+struct EcoRange {
+  std::string from, to;
 };
 
 struct Filters {
@@ -48,7 +54,9 @@ struct Filters {
   std::string player, white, black, event, site, winner, loser;
   // Regular expressions matched (anywhere, case-insensitively) against normalised names.
   std::shared_ptr<const re2::RE2> player_re, white_re, black_re;
-  std::optional<KeyRange> result, eco, date, plies;
+  std::optional<pgn::GameResult> result;
+  std::optional<EcoRange> eco;
+  std::optional<NumberRange> date, plies;
   unsigned min_elo = 0, max_elo = 0;
   bool annotated = false;
 };
