@@ -3,7 +3,7 @@
 //
 // Input: argv tokens separated by NUL or newline bytes.
 // Checks: a rejected command line says why; accepted filters have ranges that are not inverted
-// (from < to) on the right dimension, search keys where names were given, and compiled
+// (low <= high; ECO codes of three characters), search keys where names were given, and compiled
 // regular expressions where patterns were given.
 #include <boost/program_options.hpp>
 #include <cstddef>
