@@ -367,8 +367,10 @@ struct Store::Impl {
   // replaced by each commit and merge, on the committing thread.
   mutable std::mutex generations_mutex;
   positions::Generations generations[2];
-  // The first generation ids this store gave (an import's own generations are those from here).
+  // The first generation ids this store gave (an import's own generations are those from here),
+  // and the first game id.
   std::uint32_t first_new_generation[2] = {1, 1};
+  std::uint32_t first_new_game = 1;
 
   ~Impl() {
     for (auto* f : families)
@@ -999,29 +1001,64 @@ Status Store::compact() {
 Status Store::settle() {
   // The generations this import wrote (tiers merged them as they filled) become one: a lookup
   // then reads one run for them, and their runs cost the least (each run's header, key and
-  // Rice parameter are paid once per bucket). Older generations no larger than that one join
-  // it, so that those left by interrupted imports do not pile up. The work is bounded by about
-  // twice what was imported.
+  // Rice parameter are paid once per bucket). The work is bounded by what was imported; older
+  // generations (other imports', or those an interrupted import left) are merged by the tiers.
   for (int kind : {Impl::MainLine, Impl::InVariations}) {
     const positions::Generations g = impl_->generations_of(kind);
-    std::uint64_t imported = 0;
-    for (const auto& generation : g.live)
-      if (generation.id >= impl_->first_new_generation[kind]) imported += generation.entries;
     std::vector<std::uint32_t> ids;
     for (const auto& generation : g.live)
-      if (generation.id >= impl_->first_new_generation[kind] || generation.entries <= imported)
-        ids.push_back(generation.id);
+      if (generation.id >= impl_->first_new_generation[kind]) ids.push_back(generation.id);
     if (ids.size() >= 2)
       if (Status s = impl_->merge_generations(kind, ids); !s.is_ok()) return s;
   }
   if (Status s = impl_->merge_generations(); !s.is_ok()) return s;
-  // The names: each batch writes every name of its games again, so a name search read the
-  // same keys from each batch's file and merged them (half of a player search's time in a
-  // new process). One file of distinct names costs a few tens of milliseconds to write.
-  rocksdb::CompactRangeOptions options;
-  options.exclusive_manual_compaction = false;
-  rocksdb::Status s = impl_->db->CompactRange(options, impl_->families[Names], nullptr, nullptr);
-  return s.ok() ? Status::ok() : from_rocksdb(s, "compacting the names");
+  rocksdb::DB& db = *impl_->db;
+  // The games and summaries this import wrote, one table file per batch, merged into a few (64
+  // MB each): a reader opens every table file, and 250 files of each at 5 million games made
+  // every command 90 ms slower. Only this import's ids: the work follows what was imported.
+  if (impl_->games >= impl_->first_new_game) {
+    const std::string from = bytes::big_endian32(impl_->first_new_game);
+    const std::string to = bytes::big_endian32(impl_->games);
+    const rocksdb::Slice begin(from), end(to);
+    rocksdb::CompactRangeOptions options;
+    options.exclusive_manual_compaction = false;
+    options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+    for (Family f : {Games, Summaries, Duplicates}) {
+      // Summaries are keyed by their group's first id, which may be below the import's first.
+      const std::string group =
+          bytes::big_endian32(impl_->first_new_game / summary_group * summary_group);
+      const rocksdb::Slice group_begin(group);
+      rocksdb::Status s = db.CompactRange(options, impl_->families[f],
+                                          f == Summaries ? &group_begin : &begin, &end);
+      if (!s.ok()) return from_rocksdb(s, "compacting the games");
+    }
+  }
+  // The merges RocksDB chose for the other families (every 8 files of a level into the next:
+  // amortized, each small), which an import that ends stops: the import waits for them. A
+  // family may stay "pending" with nothing RocksDB can pick: two seconds without a compaction
+  // running end the wait.
+  auto idle_since = std::chrono::steady_clock::now();
+  for (;;) {
+    std::uint64_t value = 0;
+    // A failed compaction stops RocksDB's background work, so none would ever end.
+    if (db.GetIntProperty(rocksdb::DB::Properties::kBackgroundErrors, &value) && value != 0)
+      return Status::error(Status::Code::IoError,
+                           pgn::cat("compacting ", impl_->path,
+                                    ": a background compaction failed (its LOG says why)"));
+    const bool running =
+        db.GetIntProperty(rocksdb::DB::Properties::kNumRunningCompactions, &value) && value != 0;
+    bool pending = false;
+    for (int f = 0; f < FamilyCount; ++f)
+      pending |= !is_position_family(f) &&
+                 db.GetIntProperty(impl_->families[f], rocksdb::DB::Properties::kCompactionPending,
+                                   &value) &&
+                 value != 0;
+    if (running) idle_since = std::chrono::steady_clock::now();
+    if (!running &&
+        (!pending || std::chrono::steady_clock::now() - idle_since > std::chrono::seconds(2)))
+      return Status::ok();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
 }
 
 std::uint64_t Store::position_generations(bool in_variations) const {
@@ -1247,21 +1284,24 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     // Data goes to the last level as soon as it is compacted, not down level after level: a
     // compaction after an import rewrites the data once, not once per level.
     family_options.level_compaction_dynamic_level_bytes = true;
-    // Position runs and fingerprints are hashes: compressing them costs time and saves nothing.
-    if (is_position_family(f) || f == Fingerprints)
-      family_options.compression = rocksdb::kNoCompression;
+    // Position runs are bit-packed hashes: compressing them costs time and saves nothing.
+    // Fingerprints are hashes too, but their keys' shared prefixes and block headers leave ZSTD
+    // a tenth (corpus: 4.9 -> 4.4 MB).
+    if (is_position_family(f)) family_options.compression = rocksdb::kNoCompression;
     // The position families are never compacted by RocksDB: each generation is a key range of
     // its own, ingested into the last level and dropped whole when merged (position_generations.h),
     // so there is nothing for RocksDB to merge. Folding every run into one after each import, as
     // schema 8 did, cost 4.9 s to add 1,127 games to 5 million.
     if (is_position_family(f)) family_options.disable_auto_compactions = true;
-    // Each import batch adds one table file per family, which overlaps the earlier ones (in
-    // the position and metadata families). Merging every 4 of them, as RocksDB does by default,
-    // rewrote the whole family each time while it was small (5 s of an 8 s corpus import in the
-    // background); merging every 32 leaves a small import's files alone: the position family is
-    // rewritten by the compaction after an import, which folds its runs, and the others are read
-    // well enough from a few dozen files.
-    family_options.level0_file_num_compaction_trigger = 32;
+    // Each import batch adds one table file per family. Those of the families keyed by game id
+    // (games, summaries) overlap nothing and go straight to the last level; settle() merges an
+    // import's into a few. The others' (metadata, fingerprints, names, counters) overlap the
+    // earlier ones: every 8 are merged into the level above the last, kept small (16 MB), so
+    // that a merge rewrites little and a read meets few files. Schema 8 merged every 32 into
+    // the last level: at 5 million games imports ended before RocksDB finished, and 53 files
+    // of metadata stood unmerged (a name search read them all).
+    family_options.level0_file_num_compaction_trigger = 8;
+    family_options.max_bytes_for_level_base = 16 << 20;
     family_options.level0_slowdown_writes_trigger = 64;
     family_options.level0_stop_writes_trigger = 128;
     if (f == Games || f == Metadata || f == Summaries) {
@@ -1375,6 +1415,7 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     impl->generations[kind] = std::move(*generations);
     impl->first_new_generation[kind] = impl->generations[kind].next_id;
   }
+  impl->first_new_game = impl->games + 1;
   if (!options.read_only)
     if (Status cleaned = impl->delete_unlisted_generations(); !cleaned.is_ok())
       return std::unexpected(cleaned);

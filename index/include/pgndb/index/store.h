@@ -144,9 +144,10 @@ class Store {
   [[nodiscard]] std::expected<std::uint32_t, Status> duplicate_of(std::uint32_t id) const;
   // The progress recorded for a source, or a default SourceProgress when it was never seen.
   [[nodiscard]] std::expected<SourceProgress, Status> source(std::uint64_t hash) const;
-  // Ends an import: merges the position index's generations this store wrote (with older ones
-  // no larger) into one, so that the work is bounded by about twice what was imported, and
-  // rewrites the names family (one key per distinct name) into one file. Safe to interrupt.
+  // Ends an import: merges the position index's generations this store wrote into one, and
+  // the games' and summaries' table files it wrote into a few (work bounded by what was
+  // imported), and waits for the compactions RocksDB chose for the other families (amortized:
+  // every 8 files of a level merged into the next). Safe to interrupt.
   [[nodiscard]] Status settle();
   // Rewrites the database whole (`pgndb compact`): the position index as one generation (one
   // run per bucket), the other families into the fewest files: the smallest and fastest form, at
