@@ -46,12 +46,13 @@ struct Generations {
 
 // Size tiers: generations of up to 4^(t+1) x 2^16 entries are of tier t (a batch of 20,000
 // games, 1.6 M entries, is of tier 2). Once merge_fan_in generations share a tier they are
-// merged into one of a higher tier: an entry is rewritten about log8(entries / 2^16) times
-// (1.8 times up to 400 M entries, 5 million games; 3.7 up to 8 G, 10^8 games), and at most 7
-// generations stand in each tier (16 runs at most for a lookup to read at 5 million games, 28
-// at 10^8). A fan-in of 4 rewrote each entry once more (2.7 and 5.6 times), and merging took
-// a fifth of an import's time.
-inline constexpr std::size_t merge_fan_in = 8;
+// merged into one of a higher tier, and the end of an import merges its own generations: an
+// entry is rewritten about once by the tiers up to 400 M entries (5 million games), 2.8 times
+// up to 8 G (10^8 games), and once more at the end of its import; a lookup reads at most 29
+// runs at 5 million games, 45 at 10^8. A fan-in of 4 rewrote each entry 2.7 times up to 5
+// million games, and the merges made a 227,000-game import a third slower than schema 8's
+// single fold; 16 leaves an import of up to 15 batches to the merge at its end alone.
+inline constexpr std::size_t merge_fan_in = 16;
 int tier_of(std::uint64_t entries);
 // The generations to merge now (ids, oldest first), or none.
 std::vector<std::uint32_t> pick_merge(const Generations& generations);

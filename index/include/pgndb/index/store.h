@@ -147,7 +147,7 @@ class Store {
   // Ends an import: merges the position index's generations this store wrote into one, and
   // the games' and summaries' table files it wrote into a few (work bounded by what was
   // imported), and waits for the compactions RocksDB chose for the other families (amortized:
-  // every 8 files of a level merged into the next). Safe to interrupt.
+  // every 16 files of a level merged into the next). Safe to interrupt.
   [[nodiscard]] Status settle();
   // Rewrites the database whole (`pgndb compact`): the position index as one generation (one
   // run per bucket), the other families into the fewest files: the smallest and fastest form, at
