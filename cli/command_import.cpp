@@ -165,9 +165,8 @@ int run_import(const po::variables_map& vm) {
             << ", in " << tenths(seconds) << " s ("
             << std::uint64_t(double(total.games) / std::max(seconds, 1e-9))
             << " games/s: " << tenths(imported_at) << " s reading and writing games, "
-            << tenths(seconds - imported_at)
-            << " s merging what it wrote); the database holds " << store->game_count()
-            << " games and " << store->reject_count() << " rejects\n";
+            << tenths(seconds - imported_at) << " s merging what it wrote); the database holds "
+            << store->game_count() << " games and " << store->reject_count() << " rejects\n";
   return Success;
 }
 
