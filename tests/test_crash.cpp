@@ -109,6 +109,25 @@ std::pair<long, long> counts(const fs::path& db) {
   return {number("games"), number("rejects")};
 }
 
+pgndb::test::CommandResult verify(const fs::path& db) {
+  return run_command(std::string(PGNDB_BINARY) + " verify --db " + quote(db) + " 2>&1");
+}
+
+// PGNDB_CRASH_SEED, or a random seed.
+std::uint64_t crash_seed() {
+  const char* text = std::getenv("PGNDB_CRASH_SEED");
+  return text ? std::stoull(text) : std::random_device()();
+}
+
+// Starts `pgndb args...` and kills it with SIGKILL after `delay`: wait_for's code (0 when it
+// finished first).
+int run_killed_after(const std::vector<std::string>& args, std::chrono::microseconds delay) {
+  const pid_t pid = spawn(args);
+  std::this_thread::sleep_for(delay);
+  kill(pid, SIGKILL);
+  return wait_for(pid);
+}
+
 }  // namespace
 
 TEST_CASE("an import killed at 20 random moments leaves a consistent database, completed again") {
@@ -127,9 +146,6 @@ TEST_CASE("an import killed at 20 random moments leaves a consistent database, c
     args.insert(args.end(), files.begin(), files.end());
     return args;
   };
-  auto verify = [&](const fs::path& db) {
-    return run_command(std::string(PGNDB_BINARY) + " verify --db " + quote(db) + " 2>&1");
-  };
 
   // A clean import: the counts to reach, and how long an import takes.
   const auto start = Clock::now();
@@ -144,8 +160,7 @@ TEST_CASE("an import killed at 20 random moments leaves a consistent database, c
     REQUIRE(v.exit_code == 0);
   }
 
-  const char* seed_text = std::getenv("PGNDB_CRASH_SEED");
-  const std::uint64_t seed = seed_text ? std::stoull(seed_text) : std::random_device()();
+  const std::uint64_t seed = crash_seed();
   std::cout << "crash test: seed " << seed << " (PGNDB_CRASH_SEED), a clean import takes "
             << std::chrono::duration<double>(duration).count() << " s\n";
   INFO("seed " << seed);
@@ -159,10 +174,7 @@ TEST_CASE("an import killed at 20 random moments leaves a consistent database, c
     const fs::path db = dir / ("db" + std::to_string(i));
     const auto delay = std::chrono::microseconds(delay_us(random));
     INFO("kill " << i << " after " << delay.count() << " us");
-    const pid_t pid = spawn(import_args(db));
-    std::this_thread::sleep_for(delay);
-    kill(pid, SIGKILL);
-    const int status = wait_for(pid);
+    const int status = run_killed_after(import_args(db), delay);
     if (status == 0) ++finished_before_kill;
     const auto killed = fs::exists(db / "CURRENT") ? counts(db) : std::pair<long, long>{0, 0};
     std::cout << "  kill " << i << " after " << delay.count() / 1000
@@ -192,9 +204,6 @@ TEST_CASE("pgndb compact killed at random moments leaves a consistent database, 
   if (fs::is_directory("/dev/shm")) setenv("TMPDIR", "/dev/shm", 1);
   TempDir dir;
   write_file(dir / "slice.pgn", corpus_slice(slice_games));
-  auto verify = [&](const fs::path& db) {
-    return run_command(std::string(PGNDB_BINARY) + " verify --db " + quote(db) + " 2>&1");
-  };
   write_file(dir / "small.pgn", corpus_slice(100));
   // Two imports, the larger first: each ends as one generation of the position index (the
   // second is smaller than the first, so it is not merged into it), which compact merges.
@@ -217,8 +226,7 @@ TEST_CASE("pgndb compact killed at random moments leaves a consistent database, 
   REQUIRE(wait_for(spawn({"compact", "--db", timed.string()})) == 0);
   const auto duration = Clock::now() - start;
 
-  const char* seed_text = std::getenv("PGNDB_CRASH_SEED");
-  const std::uint64_t seed = seed_text ? std::stoull(seed_text) : std::random_device()();
+  const std::uint64_t seed = crash_seed();
   std::cout << "compact crash test: seed " << seed << ", a compaction takes "
             << std::chrono::duration<double>(duration).count() << " s\n";
   INFO("seed " << seed);
@@ -230,10 +238,7 @@ TEST_CASE("pgndb compact killed at random moments leaves a consistent database, 
     fs::copy(base, db, fs::copy_options::recursive);
     const auto delay = std::chrono::microseconds(delay_us(random));
     INFO("kill " << i << " after " << delay.count() << " us");
-    const pid_t pid = spawn({"compact", "--db", db.string()});
-    std::this_thread::sleep_for(delay);
-    kill(pid, SIGKILL);
-    const int status = wait_for(pid);
+    const int status = run_killed_after({"compact", "--db", db.string()}, delay);
     std::cout << "  kill " << i << " after " << delay.count() / 1000
               << " ms: " << (status == 0 ? "finished first" : "killed") << "\n";
     {

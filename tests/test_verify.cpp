@@ -104,11 +104,6 @@ class Damaged {
   void put(const std::string& family, const std::string& key, const std::string& value) {
     REQUIRE(db_->Put(rocksdb::WriteOptions(), cf(family), key, value).ok());
   }
-  // Writes what was written to table files.
-  void reopen() {
-    close();
-    open();
-  }
   void remove(const std::string& family, const std::string& key) {
     REQUIRE(db_->Delete(rocksdb::WriteOptions(), cf(family), key).ok());
   }

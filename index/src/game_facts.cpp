@@ -43,10 +43,6 @@ std::string_view tag(const pgn::GameRecord& game, std::string_view name) {
   return value ? std::string_view(*value) : std::string_view();
 }
 
-std::uint8_t result_code(std::string_view result) {
-  return pgn::code_of(pgn::game_result_of(result));
-}
-
 // docs/storage.md, "Metadata": the keys a game should have, without the game id. Written
 // from the table there rather than by calling the writer's code.
 std::vector<std::string> metadata_keys(const pgn::GameRecord& game) {
@@ -64,7 +60,7 @@ std::vector<std::string> metadata_keys(const pgn::GameRecord& game) {
   name(Site, "Site", "");
   DateParts date;
   if (parse_date(tag(game, "Date"), date) && date.year > 0) keys.push_back(date_key(date));
-  keys.push_back({char(Result), char(result_code(game.result))});
+  keys.push_back({char(Result), char(pgn::code_of(pgn::game_result_of(game.result)))});
   const std::string_view eco = tag(game, "ECO");
   const auto digit = [](char c) { return c >= '0' && c <= '9'; };
   if (eco.size() == 3 && eco[0] >= 'A' && eco[0] <= 'E' && digit(eco[1]) && digit(eco[2]))
@@ -128,7 +124,7 @@ GameFacts game_facts(std::uint32_t id, std::string_view stored) {
   const PreparedGame prepared = prepare_game(game);
   facts.canonical = prepared.encoded == stored;
   facts.fingerprint = prepared.fingerprint;
-  summary.result = result_code(game.result);
+  summary.result = pgn::code_of(pgn::game_result_of(game.result));
   metadata::DateParts date;
   if (metadata::parse_date(tag(game, "Date"), date)) {
     summary.year = std::uint16_t(date.year);

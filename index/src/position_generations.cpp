@@ -1,5 +1,6 @@
 #include "position_generations.h"
 
+#include <algorithm>
 #include <bit>
 
 #include "bytes.h"
@@ -24,6 +25,10 @@ std::uint64_t Generations::entries() const {
   std::uint64_t total = 0;
   for (const Generation& g : live) total += g.entries;
   return total;
+}
+
+bool Generations::lists(std::uint32_t id) const {
+  return std::any_of(live.begin(), live.end(), [id](const Generation& g) { return g.id == id; });
 }
 
 std::string Generations::encode() const {

@@ -39,6 +39,8 @@ struct Generations {
   std::vector<Generation> live;
 
   std::uint64_t entries() const;
+  // Whether generation `id` is live.
+  bool lists(std::uint32_t id) const;
   std::string encode() const;
   [[nodiscard]] static std::optional<Generations> decode(std::string_view bytes);
   bool operator==(const Generations&) const = default;

@@ -51,7 +51,6 @@ inline constexpr std::size_t bucket_key_size = 3;
 inline std::string bucket_key_of(std::uint32_t bucket) {
   return {char(bucket >> 16), char(bucket >> 8), char(bucket)};
 }
-inline std::string bucket_key(pgn::Key key) { return bucket_key_of(bucket_of(key)); }
 // The bucket a family key names, or nothing when the bytes are no bucket key.
 std::optional<std::uint32_t> parse_bucket_key(std::string_view key);
 

@@ -80,10 +80,6 @@ std::string_view tag_or_empty(const pgn::GameRecord& game, std::string_view name
 // A tag that says nothing (`?`, `-`, empty) is not indexed.
 bool known(std::string_view value) { return !value.empty() && value != "?" && value != "-"; }
 
-std::uint8_t result_code(std::string_view result) {
-  return pgn::code_of(pgn::game_result_of(result));
-}
-
 // A rating tag's value, 0 when it is not a number below 65,536.
 std::uint16_t rating(const pgn::GameRecord& game, std::string_view tag) {
   const std::string_view text = tag_or_empty(game, tag);
@@ -111,7 +107,7 @@ void add_metadata(const pgn::GameRecord& game, std::vector<std::string>& keys) {
 
   DateParts date;
   if (parse_date(tag_or_empty(game, "Date"), date) && date.year > 0) keys.push_back(date_key(date));
-  keys.push_back({char(Result), char(result_code(game.result))});
+  keys.push_back({char(Result), char(pgn::code_of(pgn::game_result_of(game.result)))});
 
   const std::string_view eco = tag_or_empty(game, "ECO");
   if (eco.size() == 3 && eco[0] >= 'A' && eco[0] <= 'E' && std::isdigit(std::uint8_t(eco[1])) &&
@@ -155,7 +151,7 @@ bool annotated(const pgn::GameRecord& game) {
 
 GameSummary summarize(const pgn::GameRecord& game, std::string_view opening_codes) {
   GameSummary summary;
-  summary.result = result_code(game.result);
+  summary.result = pgn::code_of(pgn::game_result_of(game.result));
   metadata::DateParts date;
   if (metadata::parse_date(tag_or_empty(game, "Date"), date)) {
     summary.year = std::uint16_t(date.year);

@@ -574,10 +574,7 @@ struct Store::Impl {
           for (const auto& file : level.files) {
             if (file.smallestkey.size() < 4) continue;
             const std::uint32_t g = bytes::read_big_endian32(file.smallestkey);
-            const bool live =
-                std::any_of(listed.live.begin(), listed.live.end(),
-                            [&](const positions::Generation& l) { return l.id == g; });
-            if (!live) unlisted.push_back(g);
+            if (!listed.lists(g)) unlisted.push_back(g);
           }
         for (const std::uint32_t g : unlisted)
           if (Status s = delete_generation(part.family, g); !s.is_ok()) return s;

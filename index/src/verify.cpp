@@ -651,10 +651,6 @@ class Verifier {
     const bool variations = name == "variation_positions";
     const Digested kind = variations ? VariationEntries : PositionEntries;
     const positions::Generations listed = StoreAccess::generations(store_, variations);
-    auto is_listed = [&](std::uint32_t g) {
-      return std::any_of(listed.live.begin(), listed.live.end(),
-                         [g](const positions::Generation& l) { return l.id == g; });
-    };
     auto it = iterator(name);
     std::vector<positions::Entry> run;
     std::uint64_t& entries = variations ? variation_entries_read_ : position_entries_read_;
@@ -667,7 +663,7 @@ class Verifier {
       }
       // Runs of a generation no list names are what a merge stopped by a crash left before it
       // deleted them: never read, and deleted by the next import.
-      if (!is_listed(parsed->generation)) continue;
+      if (!listed.lists(parsed->generation)) continue;
       const std::uint32_t bucket = parsed->bucket;
       const std::string where =
           pgn::cat("generation ", parsed->generation, ", bucket ", hex(bucket, 5));
