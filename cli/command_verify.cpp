@@ -40,9 +40,10 @@ int run_verify(const po::variables_map& vm) {
   const auto& r = *report;
   std::cout << "checked " << r.games << " games (" << r.undecodable << " undecodable), "
             << r.summaries << " summaries, " << r.positions << " positions, "
-            << r.variation_positions << " variation positions, " << r.metadata << " metadata keys, "
-            << r.names << " names, " << r.fingerprints << " fingerprints, " << r.duplicates
-            << " duplicates, " << r.rejects << " rejects, " << r.sources << " sources: "
+            << r.variation_positions << " variation positions, " << r.position_statistics
+            << " position statistics, " << r.metadata << " metadata keys, " << r.names << " names, "
+            << r.fingerprints << " fingerprints, " << r.duplicates << " duplicates, " << r.rejects
+            << " rejects, " << r.sources << " sources: "
             << (r.consistent() ? std::string("consistent")
                                : std::to_string(r.inconsistencies) + " inconsistencies")
             << '\n';

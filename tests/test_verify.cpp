@@ -13,11 +13,13 @@
 #include <vector>
 
 #include "bytes.h"
+#include "pgn/game.h"
 #include "pgndb/index/game_summary.h"
 #include "pgndb/index/store.h"
 #include "pgndb/index/verify.h"
 #include "position_generations.h"
 #include "position_runs.h"
+#include "position_stats.h"
 #include "support.h"
 
 namespace {
@@ -399,6 +401,57 @@ TEST_CASE("verify reports damage to the position index, entry by entry") {
     const auto r = d.verify();
     INFO(listing(r));
     CHECK(reported(r, family, "key 0x0102: not a generation and a bucket"));
+  }
+}
+
+TEST_CASE("verify counts the statistics of popular positions again from their games") {
+  Damaged d;
+  // The start position's, which every game of the samples passes through.
+  const pgn::Key start = pgn::repetition_key(pgn::Position());
+  const std::uint64_t key40 = positions::key40_of(start);
+  const std::string family =
+      positions::bucket_of(start) < positions::bucket_count / 2 ? "positions" : "positions_upper";
+  const auto [key, value] = d.first(family, [&](std::string_view k) {
+    const auto parsed = positions::parse_statistics_key(k);
+    return parsed && parsed->key40 == key40;
+  });
+  positions::Statistics statistics;
+  REQUIRE(positions::decode_statistics(value, key40, statistics));
+  REQUIRE(statistics.keys.size() == 1);
+  REQUIRE(statistics.keys[0].moves.size() >= 2);
+  SECTION("as written, they are what the games give") {
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(r.consistent());
+    CHECK(r.position_statistics >= 1);
+  }
+  SECTION("a tally altered") {
+    ++statistics.keys[0].moves[1].draws;
+    std::string altered;
+    positions::encode_statistics(statistics, altered);
+    d.put(family, key, altered);
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, family, "statistics of " + hex(key40, 10)));
+    CHECK(r.inconsistencies == 1);
+  }
+  SECTION("an unread game added") {
+    statistics.unread.push_back(1);
+    std::sort(statistics.unread.begin(), statistics.unread.end());
+    statistics.unread.erase(std::unique(statistics.unread.begin(), statistics.unread.end()),
+                            statistics.unread.end());
+    std::string altered;
+    positions::encode_statistics(statistics, altered);
+    d.put(family, key, altered);
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, family, "unread"));
+  }
+  SECTION("damaged bytes") {
+    d.put(family, key, value.substr(0, value.size() / 2));
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, family, "statistics of " + hex(key40, 10) + ": damaged"));
   }
 }
 

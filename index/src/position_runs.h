@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -77,6 +78,12 @@ class RunFolder {
  public:
   // Adds a run; false when its bytes are not one, and then every run added before is dropped.
   [[nodiscard]] bool add(std::string_view run);
+  // The runs added since the last fold, decoded, in the order added (valid until fold()).
+  std::size_t runs() const { return ends_.size(); }
+  std::span<const Entry> run(std::size_t i) const {
+    const std::size_t begin = i ? ends_[i - 1] : 0;
+    return std::span<const Entry>(entries_).subspan(begin, ends_[i] - begin);
+  }
   // Writes the runs added since the last fold as one run (repeats dropped) into `out`.
   void fold(std::string& out);
 

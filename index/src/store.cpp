@@ -19,6 +19,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -32,6 +33,7 @@
 #include "pgndb/index/metadata_keys.h"
 #include "position_generations.h"
 #include "position_runs.h"
+#include "position_stats.h"
 #include "store_access.h"
 
 namespace pgndb::index {
@@ -159,6 +161,47 @@ Status from_rocksdb(const rocksdb::Status& s, std::string_view context) {
   return Status::error(code, pgn::cat(context, ": ", text));
 }
 
+// Our error inside RocksDB's (table contents report through rocksdb::Status), back out through
+// from_rocksdb with its message.
+rocksdb::Status to_rocksdb(const Status& s) {
+  switch (s.code()) {
+    case Status::Code::Ok: return rocksdb::Status::OK();
+    case Status::Code::IoError: return rocksdb::Status::IOError(s.message());
+    case Status::Code::NoSpace: return rocksdb::Status::NoSpace(s.message());
+    default: return rocksdb::Status::Corruption(s.message());
+  }
+}
+
+// Asks `collector` for the statistics of the popular positions of a bucket's run (sorted by
+// suffix, then game): those with statistics_threshold games or more.
+void request_popular(std::uint32_t bucket, std::span<const positions::Entry> run,
+                     positions::StatisticsCollector& collector) {
+  if (run.size() < positions::statistics_threshold) return;
+  for (std::size_t a = 0; a < run.size();) {
+    std::size_t b = a;
+    while (b < run.size() && run[b].suffix == run[a].suffix) ++b;
+    if (b - a >= positions::statistics_threshold)
+      for (std::size_t i = a; i < b; ++i)
+        collector.request(run[i].game, positions::key40(bucket, run[a].suffix));
+    a = b;
+  }
+}
+
+// Writes the statistics of generation `generation` worth keeping, in key order (after its runs).
+rocksdb::Status put_statistics(rocksdb::SstFileWriter& writer, std::uint32_t generation,
+                               std::map<std::uint64_t, positions::Statistics>& statistics) {
+  std::string value;
+  for (auto& [key40, of_key] : statistics) {
+    // Summed from inputs and counted from games: the unread ids of both, interleaved.
+    std::sort(of_key.unread.begin(), of_key.unread.end());
+    if (!of_key.worth_keeping()) continue;
+    value.clear();
+    positions::encode_statistics(of_key, value);
+    if (auto s = writer.Put(positions::statistics_key(generation, key40), value); !s.ok()) return s;
+  }
+  return rocksdb::Status::OK();
+}
+
 // Reads summaries by id, in ascending order of ids, through one iterator: the group holding
 // an id is found by stepping when it is near, by a seek otherwise.
 class SummaryReader {
@@ -224,6 +267,9 @@ class SummaryReader {
   std::uint32_t first_ = 0;  // the id of entries_[0]
   std::vector<std::string_view> entries_;
 };
+
+// The one older version a writer upgrades in place, and a reader reads as it is.
+constexpr std::uint32_t upgradable_version = 9;
 
 Status version_mismatch(const std::string& path, std::uint32_t found) {
   // A database of an older version is rebuilt from its sources: the pgndb that wrote it can
@@ -456,29 +502,39 @@ struct Store::Impl {
   }
 
   // Writes into `writer` the runs of generations `ids` (of one part of the index) folded bucket
-  // by bucket, as generation `id`; adds their entries to `entries`.
+  // by bucket, as generation `id`; adds their entries to `entries`. With `with_statistics`,
+  // then the statistics of the new generation's popular positions: the inputs' where they kept
+  // them, and for the others counted from their games (position_stats.h).
   rocksdb::Status merge_part(const Part& part, const std::vector<std::uint32_t>& ids,
                              std::uint32_t id, rocksdb::SstFileWriter& writer,
-                             std::uint64_t& entries) const {
+                             std::uint64_t& entries, bool with_statistics) const {
     rocksdb::ReadOptions read;
     read.fill_cache = false;  // each block is read once
     read.readahead_size = 2 << 20;
+    // The inputs' statistics of this part (a few per thousand entries), by input.
+    std::vector<std::unordered_map<std::uint64_t, std::string>> kept(ids.size());
+    if (with_statistics)
+      if (rocksdb::Status s = read_statistics(part, ids, kept); !s.ok()) return s;
     std::vector<std::unique_ptr<rocksdb::Iterator>> runs;
     for (const std::uint32_t g : ids) {
       runs.emplace_back(db->NewIterator(read, families[part.family]));
       runs.back()->Seek(positions::generation_key(g, part.from));
     }
-    // The bucket iterator i stands at in generation ids[i]; nothing past it or past the part.
+    // The bucket iterator i stands at in generation ids[i]; nothing past its runs or the part.
     bool damaged = false;
     auto bucket_at = [&](std::size_t i) -> std::optional<std::uint32_t> {
       const auto& it = runs[i];
       if (!it->Valid() || !it->key().starts_with(bytes::big_endian32(ids[i]))) return {};
+      if (positions::is_statistics_key(it->key().ToStringView())) return {};
       auto key = positions::parse_generation_key(it->key().ToStringView());
       if (!key) damaged = true;
       if (!key || key->bucket >= part.to) return {};
       return key->bucket;
     };
     positions::RunFolder folder;
+    positions::StatisticsCollector collector;
+    std::map<std::uint64_t, positions::Statistics> statistics;
+    std::vector<std::size_t> inputs;  // the input of each run added to the folder
     std::string folded;
     rocksdb::Status s;
     for (;;) {
@@ -487,22 +543,109 @@ struct Store::Impl {
         if (auto b = bucket_at(i)) bucket = std::min(bucket, *b);
       if (damaged) return rocksdb::Status::Corruption("a key of the position index is damaged");
       if (bucket == positions::bucket_count) break;
+      inputs.clear();
       for (std::size_t i = 0; i < runs.size(); ++i) {
         if (bucket_at(i) != bucket) continue;
         if (!folder.add(runs[i]->value().ToStringView()))
           return rocksdb::Status::Corruption("a run of the position index is damaged");
+        inputs.push_back(i);
         runs[i]->Next();
       }
+      if (with_statistics)
+        if (s = merge_statistics(bucket, folder, inputs, kept, collector, statistics); !s.ok())
+          return s;
       folded.clear();
       folder.fold(folded);
       std::uint64_t count = 0;
       bytes::Reader(folded).varint(count);
       entries += count;
       if (s = writer.Put(positions::generation_key(id, bucket), folded); !s.ok()) return s;
+      // Bounded memory: the requests are resolved every few million.
+      if (collector.requests() >= (std::size_t(1) << 22))
+        if (s = resolve_statistics(collector, statistics); !s.ok()) return s;
     }
     for (const auto& it : runs)
       if (!it->status().ok()) return it->status();
-    return s;
+    if (!with_statistics) return s;
+    if (s = resolve_statistics(collector, statistics); !s.ok()) return s;
+    return put_statistics(writer, id, statistics);
+  }
+
+  // Reads the statistics generations `ids` keep for the buckets of `part` into `kept` (by
+  // input, then 40-bit key; values as stored).
+  rocksdb::Status read_statistics(
+      const Part& part, const std::vector<std::uint32_t>& ids,
+      std::vector<std::unordered_map<std::uint64_t, std::string>>& kept) const {
+    rocksdb::ReadOptions read;
+    read.fill_cache = false;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(read, families[part.family]));
+      for (it->Seek(positions::statistics_key(ids[i], positions::key40(part.from, 0))); it->Valid();
+           it->Next()) {
+        const auto key = positions::parse_statistics_key(it->key().ToStringView());
+        if (!key || key->generation != ids[i] || positions::bucket_of40(key->key40) >= part.to)
+          break;
+        kept[i].emplace(key->key40, it->value().ToString());
+      }
+      if (!it->status().ok()) return it->status();
+    }
+    return rocksdb::Status::OK();
+  }
+
+  // For the popular positions of a bucket about to be folded (the runs `folder` holds, from the
+  // inputs `inputs`): adds the inputs' statistics into `statistics`, and asks `collector` for
+  // the games of the inputs that keep none.
+  static rocksdb::Status merge_statistics(
+      std::uint32_t bucket, const positions::RunFolder& folder,
+      const std::vector<std::size_t>& inputs,
+      const std::vector<std::unordered_map<std::uint64_t, std::string>>& kept,
+      positions::StatisticsCollector& collector,
+      std::map<std::uint64_t, positions::Statistics>& statistics) {
+    std::size_t total = 0;
+    for (std::size_t r = 0; r < folder.runs(); ++r) total += folder.run(r).size();
+    if (total < positions::statistics_threshold) return rocksdb::Status::OK();
+    // The suffixes with enough games over all the runs (a game is in one generation only).
+    std::vector<std::uint32_t> suffixes;
+    suffixes.reserve(total);
+    for (std::size_t r = 0; r < folder.runs(); ++r)
+      for (const positions::Entry& e : folder.run(r)) suffixes.push_back(e.suffix);
+    std::sort(suffixes.begin(), suffixes.end());
+    positions::Statistics decoded;
+    for (std::size_t a = 0; a < suffixes.size();) {
+      std::size_t b = a;
+      while (b < suffixes.size() && suffixes[b] == suffixes[a]) ++b;
+      const std::uint32_t suffix = suffixes[a];
+      const bool popular = b - a >= positions::statistics_threshold;
+      a = b;
+      if (!popular) continue;
+      const std::uint64_t key40 = positions::key40(bucket, suffix);
+      positions::Statistics& sum = statistics[key40];
+      for (std::size_t r = 0; r < folder.runs(); ++r) {
+        const auto run = folder.run(r);
+        auto first = std::lower_bound(run.begin(), run.end(), positions::Entry{suffix, 0});
+        if (first == run.end() || first->suffix != suffix) continue;
+        const auto& of_input = kept[inputs[r]];
+        if (auto found = of_input.find(key40); found != of_input.end()) {
+          if (!positions::decode_statistics(found->second, key40, decoded))
+            return rocksdb::Status::Corruption("statistics of the position index damaged");
+          positions::add_statistics(sum, decoded);
+          continue;
+        }
+        for (; first != run.end() && first->suffix == suffix; ++first)
+          collector.request(first->game, key40);
+      }
+    }
+    return rocksdb::Status::OK();
+  }
+
+  // Counts the games `collector` was asked for from their summaries (and games).
+  rocksdb::Status resolve_statistics(
+      positions::StatisticsCollector& collector,
+      std::map<std::uint64_t, positions::Statistics>& statistics) const {
+    SummaryReader summaries(*db, families[Summaries]);
+    Status s =
+        collector.resolve([&](std::uint32_t game) { return summaries.get(game); }, statistics);
+    return to_rocksdb(s);
   }
 
   // Merges generations `ids` of `kind` into one new generation: its runs and the new list of
@@ -515,8 +658,9 @@ struct Store::Impl {
     std::uint64_t entries[FamilyCount] = {};
     const std::vector<Part> parts = parts_of(kind);
     for (const Part& part : parts)
-      contents[part.family] = [this, &part, &ids, id, &entries](rocksdb::SstFileWriter& writer) {
-        return merge_part(part, ids, id, writer, entries[part.family]);
+      contents[part.family] = [this, &part, &ids, id, &entries,
+                               kind](rocksdb::SstFileWriter& writer) {
+        return merge_part(part, ids, id, writer, entries[part.family], kind == MainLine);
       };
     if (Status s = write_tables(contents); !s.is_ok()) return s;
     std::uint64_t total = 0;
@@ -736,22 +880,34 @@ Status WriteBatch::commit() {
   });
   positions::Generations generations[2] = {store.generations_of(Store::Impl::MainLine),
                                            store.generations_of(Store::Impl::InVariations)};
-  auto runs = [](auto begin, auto end, std::uint32_t generation) -> TableContent {
+  // The main line's runs come with the statistics of their popular positions, found in the
+  // batch's own summaries and games (position_stats.h); they follow the runs in key order.
+  auto runs = [this](auto begin, auto end, std::uint32_t generation,
+                     bool with_statistics) -> TableContent {
     if (begin == end) return {};
-    return [begin, end, generation](rocksdb::SstFileWriter& writer) {
+    return [this, begin, end, generation, with_statistics](rocksdb::SstFileWriter& writer) {
       std::vector<positions::Entry> run;
       std::string encoded;
+      positions::StatisticsCollector collector;
       rocksdb::Status s;
       for (auto i = begin; s.ok() && i != end;) {
         const std::uint32_t bucket = positions::bucket_of40(i->first);
         run.clear();
         for (; i != end && positions::bucket_of40(i->first) == bucket; ++i)
           run.push_back({positions::suffix_of40(i->first), i->second});
+        if (with_statistics) request_popular(bucket, run, collector);
         encoded.clear();
         positions::encode_run(run, encoded);
         s = writer.Put(positions::generation_key(generation, bucket), encoded);
       }
-      return s;
+      if (!s.ok() || collector.requests() == 0) return s;
+      const std::uint32_t first = impl_->first_game();
+      std::map<std::uint64_t, positions::Statistics> statistics;
+      Status resolved = collector.resolve(
+          [&](std::uint32_t id) { return decode_summary(impl_->summaries[id - first]); },
+          statistics);
+      if (!resolved.is_ok()) return to_rocksdb(resolved);
+      return put_statistics(writer, generation, statistics);
     };
   };
   auto& in_variations = impl_->variation_positions;
@@ -766,10 +922,10 @@ Status WriteBatch::commit() {
     g.live.push_back({id, entries.size()});
     counters.push_back({std::string(Store::Impl::generations_key_of(kind)), g.encode()});
     if (kind == Store::Impl::MainLine) {
-      contents[Positions] = runs(all.begin(), upper_half, id);
-      contents[PositionsUpper] = runs(upper_half, all.end(), id);
+      contents[Positions] = runs(all.begin(), upper_half, id, true);
+      contents[PositionsUpper] = runs(upper_half, all.end(), id, true);
     } else {
-      contents[VariationPositions] = runs(in_variations.begin(), in_variations.end(), id);
+      contents[VariationPositions] = runs(in_variations.begin(), in_variations.end(), id, false);
     }
   }
 
@@ -1097,6 +1253,57 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_at(const pgn::Pos
   return ids;
 }
 
+std::expected<PositionStatistics, Status> Store::position_statistics(
+    const pgn::Position& position) const {
+  const pgn::Key key = pgn::repetition_key(position);
+  const std::uint64_t key40 = positions::key40_of(key);
+  const std::uint32_t bucket = positions::bucket_of(key), suffix = positions::suffix_of(key);
+  const Family family = position_family(bucket);
+  const positions::Generations generations = impl_->generations_of(Impl::MainLine);
+  PositionStatistics result;
+  std::vector<positions::Entry> run;
+  positions::Statistics kept;
+  std::string value;
+  for (const positions::Generation& g : generations.live) {
+    rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[family],
+                                       positions::statistics_key(g.id, key40), &value);
+    if (s.ok()) {
+      if (!positions::decode_statistics(value, key40, kept))
+        return std::unexpected(
+            Status::error(Status::Code::Corruption, "statistics of the position index damaged"));
+      // Other positions may share the 40 bits: only this one's count. The games past their
+      // opening codes are read by the caller.
+      result.other_games.insert(result.other_games.end(), kept.unread.begin(), kept.unread.end());
+      for (const positions::KeyStatistics& k : kept.keys) {
+        if (k.key != key) continue;
+        for (const MoveTally& t : k.moves) {
+          auto same = std::find_if(result.moves.begin(), result.moves.end(),
+                                   [&](const MoveTally& m) { return m.move == t.move; });
+          if (same == result.moves.end())
+            result.moves.push_back(t);
+          else
+            same->add(t);
+        }
+      }
+      continue;
+    }
+    if (!s.IsNotFound())
+      return std::unexpected(from_rocksdb(s, "reading the position index's statistics"));
+    s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[family],
+                       positions::generation_key(g.id, bucket), &value);
+    if (s.IsNotFound()) continue;
+    if (!s.ok()) return std::unexpected(from_rocksdb(s, "reading the position index"));
+    run.clear();
+    if (!positions::decode_run(value, run))
+      return std::unexpected(Status::error(Status::Code::Corruption, "position index damaged"));
+    auto first = std::lower_bound(run.begin(), run.end(), positions::Entry{suffix, 0});
+    for (; first != run.end() && first->suffix == suffix; ++first)
+      result.other_games.push_back(first->game);
+  }
+  std::sort(result.other_games.begin(), result.other_games.end());
+  return result;
+}
+
 namespace {
 
 // The ids of the games with a metadata key (without its game id) in [from, to): one range scan.
@@ -1397,11 +1604,20 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     if (!s.ok()) return std::unexpected(from_rocksdb(s, "writing the schema version"));
   } else if (!s.ok()) {
     return std::unexpected(from_rocksdb(s, "reading the schema version"));
-  } else if (value.size() != 4 || bytes::read_big_endian32(value) != schema_version) {
+  } else if (value.size() != 4 || (bytes::read_big_endian32(value) != schema_version &&
+                                   bytes::read_big_endian32(value) != upgradable_version)) {
     return std::unexpected(
         version_mismatch(path, value.size() == 4 ? bytes::read_big_endian32(value) : 0));
+  } else if (bytes::read_big_endian32(value) == upgradable_version && !options.read_only) {
+    // Version 9 lacks only the statistics, which a lookup does without (it reads the games of
+    // generations that keep none) and merges add: the number changes, nothing is rewritten.
+    s = impl->db->Put(rocksdb::WriteOptions(), impl->families[Default], version_key,
+                      bytes::big_endian32(schema_version));
+    if (s.ok()) s = impl->db->Flush(rocksdb::FlushOptions(), impl->families[Default]);
+    if (!s.ok()) return std::unexpected(from_rocksdb(s, "writing the schema version"));
+    value = bytes::big_endian32(schema_version);
   }
-  impl->version = schema_version;
+  impl->version = bytes::read_big_endian32(value);
 
   auto games = impl->read_number(Default, game_count_key, game_count_key);
   if (!games) return std::unexpected(games.error());

@@ -30,10 +30,12 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
+#include <unordered_map>
 
 #include "bytes.h"
 #include "entry_digest.h"
@@ -43,6 +45,7 @@
 #include "pgndb/index/metadata_keys.h"
 #include "position_generations.h"
 #include "position_runs.h"
+#include "position_stats.h"
 #include "store_access.h"
 
 namespace pgndb::index {
@@ -656,6 +659,13 @@ class Verifier {
     std::uint64_t& entries = variations ? variation_entries_read_ : position_entries_read_;
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       const std::string_view key = it->key().ToStringView();
+      if (!variations && positions::is_statistics_key(key)) {
+        if (first)
+          if (Status s = check_statistics(name, key, it->value().ToStringView(), listed);
+              !s.is_ok())
+            return s;
+        continue;
+      }
       const auto parsed = positions::parse_generation_key(key);
       if (!parsed) {
         report(name, pgn::cat("key ", hex_bytes(key), ": not a generation and a bucket"));
@@ -689,6 +699,71 @@ class Verifier {
                pgn::cat("the list of generations counts ", listed.entries(),
                         " entries, their runs hold ", entries));
     }
+    return Status::ok();
+  }
+
+  // A popular position's statistics (position_stats.h), recounted from the games of its
+  // generation at the position: they must be what those games give.
+  Status check_statistics(std::string_view name, std::string_view key, std::string_view value,
+                          const positions::Generations& listed) {
+    const auto parsed = positions::parse_statistics_key(key);
+    if (!parsed) {
+      report(name, pgn::cat("key ", hex_bytes(key), ": not a generation's statistics"));
+      return Status::ok();
+    }
+    if (!listed.lists(parsed->generation)) return Status::ok();  // garbage of a merge, as runs
+    const std::uint32_t bucket = positions::bucket_of40(parsed->key40);
+    const std::string where =
+        pgn::cat("generation ", parsed->generation, ", statistics of ", hex(parsed->key40, 10));
+    if ((bucket < positions::bucket_count / 2) != (name == "positions"))
+      report(name, pgn::cat(where, ": belongs in the other half of the index"));
+    ++report_.position_statistics;
+    positions::Statistics stored;
+    if (!positions::decode_statistics(value, parsed->key40, stored)) {
+      report(name, pgn::cat(where, ": damaged"));
+      return Status::ok();
+    }
+    // The generation's games at the position, from its run of the bucket.
+    std::string run_bytes;
+    rocksdb::Status got = StoreAccess::db(store_).Get(
+        rocksdb::ReadOptions(), family(name), positions::generation_key(parsed->generation, bucket),
+        &run_bytes);
+    if (!got.ok() && !got.IsNotFound()) return read_error(got, name);
+    std::vector<positions::Entry> run;
+    if (got.ok() && !positions::decode_run(run_bytes, run)) return Status::ok();  // reported
+    const std::uint32_t suffix = positions::suffix_of40(parsed->key40);
+    std::vector<std::uint32_t> ids;
+    for (const positions::Entry& e : run)
+      if (e.suffix == suffix && !undecodable(e.game)) ids.push_back(e.game);
+    // Each game's summary rebuilt from the game itself (game_facts.h), not read from the
+    // summaries family: damage there is that family's to report.
+    std::unordered_map<std::uint32_t, GameSummary> summaries;
+    std::string stored_game;
+    for (const std::uint32_t id : ids) {
+      rocksdb::Status read = StoreAccess::db(store_).Get(rocksdb::ReadOptions(), family("games"),
+                                                         bytes::big_endian32(id), &stored_game);
+      if (read.IsNotFound()) return Status::ok();  // reported with the games
+      if (!read.ok()) return read_error(read, "games");
+      GameFacts facts = game_facts(id, stored_game);
+      if (!facts.error.empty()) return Status::ok();  // reported with the games
+      summaries.emplace(id, facts.summary);
+    }
+    positions::StatisticsCollector collector;
+    for (const std::uint32_t id : ids) collector.request(id, parsed->key40);
+    std::map<std::uint64_t, positions::Statistics> counted;
+    if (Status s = collector.resolve(
+            [&](std::uint32_t id) -> std::expected<GameSummary, Status> {
+              return summaries.at(id);
+            },
+            counted);
+        !s.is_ok())
+      return s;
+    const positions::Statistics& expected = counted[parsed->key40];
+    if (stored != expected)
+      report(name,
+             pgn::cat(where, ": count ", stored.games(), " games (", stored.unread.size(),
+                      " unread), the generation's games at the position give ", expected.games(),
+                      " (", expected.unread.size(), " unread), or other tallies"));
     return Status::ok();
   }
 

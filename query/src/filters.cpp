@@ -74,6 +74,12 @@ std::expected<pgn::Position, std::string> after_moves(std::string_view moves) {
 
 }  // namespace
 
+bool Filters::narrows_beyond_position() const {
+  return in_variations || !player.empty() || !white.empty() || !black.empty() || !event.empty() ||
+         !site.empty() || !winner.empty() || !loser.empty() || player_re || white_re || black_re ||
+         result || eco || date || plies || min_elo || max_elo || annotated;
+}
+
 std::string search_key(std::string_view name) {
   std::string key;
   for (char c : index::normalize_name(name))

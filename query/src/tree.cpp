@@ -15,14 +15,8 @@ namespace pgndb::query {
 namespace {
 
 using index::GameSummary;
+using index::MoveTally;
 using index::Status;
-
-struct Tally {
-  TreeRow row;
-  std::uint64_t rated = 0, elo_sum = 0;            // games with the mover's rating
-  std::uint64_t both_rated = 0, opponent_sum = 0;  // games with both ratings
-  std::int64_t wins_minus_losses = 0;              // over both_rated, for the mover
-};
 
 // Finds the move a game played in the root position from its summary's opening codes, replaying
 // them from the start. Most games of a popular position reach it within those codes; the others
@@ -75,76 +69,72 @@ class OpeningWalk {
   std::unordered_map<std::uint64_t, pgn::Move> moves_;
 };
 
-void count(Tally& t, pgn::Move move, const GameSummary& s, bool white_moves) {
-  t.row.move = move;
-  ++t.row.games;
-  int score = 0;  // for the side to move: 1 win, 0 draw, -1 loss
-  switch (pgn::GameResult(s.result)) {
-    case pgn::GameResult::WhiteWins:
-      ++t.row.white_wins;
-      score = white_moves ? 1 : -1;
-      break;
-    case pgn::GameResult::BlackWins:
-      ++t.row.black_wins;
-      score = white_moves ? -1 : 1;
-      break;
-    case pgn::GameResult::Draw: ++t.row.draws; break;
-    case pgn::GameResult::Unknown: break;
-  }
-  const unsigned mover = white_moves ? s.white_elo : s.black_elo;
-  const unsigned opponent = white_moves ? s.black_elo : s.white_elo;
-  if (mover) {
-    ++t.rated;
-    t.elo_sum += mover;
-  }
-  if (mover && opponent && s.result != pgn::code_of(pgn::GameResult::Unknown)) {
-    ++t.both_rated;
-    t.opponent_sum += opponent;
-    t.wins_minus_losses += score;
-  }
-  t.row.last_year = std::max<unsigned>(t.row.last_year, s.year);
-}
-
 }  // namespace
 
 std::expected<std::vector<TreeRow>, Status> opening_tree(const index::Store& store,
-                                                         const Filters& filters) {
+                                                         const Filters& filters,
+                                                         const TreeOptions& options) {
   if (!filters.position)
     return std::unexpected(
         Status::error(Status::Code::InvalidArgument, "a tree needs a position (--fen or --moves)"));
   const pgn::Position& root = *filters.position;
   const pgn::Key key = pgn::repetition_key(root);
   const bool white_moves = root.side_to_move() == pgn::White;
-  auto search = Search::start(store, filters);
-  if (!search) return std::unexpected(search.error());
 
-  std::unordered_map<std::uint16_t, Tally> by_move;  // by Move::raw()
+  std::unordered_map<std::uint16_t, MoveTally> by_move;  // by Move::raw()
+  auto count = [&](pgn::Move move, const GameSummary& summary) {
+    MoveTally& t = by_move[move.raw()];
+    t.move = move;
+    t.add(summary, white_moves);
+  };
   OpeningWalk walk(key);
-  std::vector<std::uint32_t> chunk;
   std::vector<std::pair<std::uint32_t, GameSummary>> to_read;  // found in the games themselves
-  for (bool more = true; more;) {
-    chunk.clear();
-    while (chunk.size() < 16384) {
-      auto id = search->next();
-      if (!id) return std::unexpected(id.error());
-      if (!*id) {
-        more = false;
-        break;
-      }
-      chunk.push_back(**id);
-    }
-    Status s = store.for_each_summary(chunk, [&](std::uint32_t id, const GameSummary& summary) {
+  // Counts the games `ids` (ascending) from their summaries, or notes them to be read.
+  auto tally = [&](const std::vector<std::uint32_t>& ids) {
+    return store.for_each_summary(ids, [&](std::uint32_t id, const GameSummary& summary) {
       pgn::Move move;
       switch (walk.find(summary, move)) {
-        case OpeningWalk::Outcome::Found:
-          count(by_move[move.raw()], move, summary, white_moves);
-          break;
+        case OpeningWalk::Outcome::Found: count(move, summary); break;
         case OpeningWalk::Outcome::ReadTheGame: to_read.emplace_back(id, summary); break;
         case OpeningWalk::Outcome::NeverThere:  // the index's 40 bits matched another position
           break;
       }
     });
-    if (!s.is_ok()) return std::unexpected(s);
+  };
+
+  std::vector<std::uint32_t> chunk;
+  if (options.use_statistics && !filters.narrows_beyond_position()) {
+    // The statistics the index keeps where the position is popular; the other generations'
+    // games are read (fewer than the threshold each).
+    auto statistics = store.position_statistics(root);
+    if (!statistics) return std::unexpected(statistics.error());
+    for (const MoveTally& t : statistics->moves) {
+      MoveTally& m = by_move[t.move.raw()];
+      m.move = t.move;
+      m.add(t);
+    }
+    const auto& ids = statistics->other_games;
+    for (std::size_t at = 0; at < ids.size(); at += 16384) {
+      chunk.assign(ids.begin() + std::ptrdiff_t(at),
+                   ids.begin() + std::ptrdiff_t(std::min(ids.size(), at + 16384)));
+      if (Status s = tally(chunk); !s.is_ok()) return std::unexpected(s);
+    }
+  } else {
+    auto search = Search::start(store, filters);
+    if (!search) return std::unexpected(search.error());
+    for (bool more = true; more;) {
+      chunk.clear();
+      while (chunk.size() < 16384) {
+        auto id = search->next();
+        if (!id) return std::unexpected(id.error());
+        if (!*id) {
+          more = false;
+          break;
+        }
+        chunk.push_back(**id);
+      }
+      if (Status s = tally(chunk); !s.is_ok()) return std::unexpected(s);
+    }
   }
   for (const auto& [id, summary] : to_read) {
     auto game = store.game(id);
@@ -152,13 +142,18 @@ std::expected<std::vector<TreeRow>, Status> opening_tree(const index::Store& sto
     // The move played at the first ply at which the game stands in the position.
     const auto ply = first_ply_at(*game, key);
     if (!ply) continue;  // the index's 40 bits matched another position
-    const pgn::Move move = *ply < game->moves.size() ? game->moves[*ply].move : pgn::Move::none();
-    count(by_move[move.raw()], move, summary, white_moves);
+    count(*ply < game->moves.size() ? game->moves[*ply].move : pgn::Move::none(), summary);
   }
 
   std::vector<TreeRow> rows;
   for (auto& [raw, t] : by_move) {
-    TreeRow row = t.row;
+    TreeRow row;
+    row.move = t.move;
+    row.games = t.games;
+    row.white_wins = t.white_wins;
+    row.draws = t.draws;
+    row.black_wins = t.black_wins;
+    row.last_year = t.last_year;
     row.san = row.move == pgn::Move::none() ? "(end)" : pgn::to_san(root, row.move);
     if (t.rated) row.average_elo = unsigned(t.elo_sum / t.rated);
     if (t.both_rated)

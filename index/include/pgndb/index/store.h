@@ -15,6 +15,7 @@
 #include "pgn/reader.h"
 #include "pgndb/index/game_summary.h"
 #include "pgndb/index/packed_strings.h"
+#include "pgndb/index/position_statistics.h"
 #include "pgndb/index/prepared_game.h"
 #include "pgndb/index/status.h"
 
@@ -22,8 +23,9 @@ namespace pgndb::index {
 
 // Bumped whenever the key or value layout of any column family changes, or what a layout may
 // hold (docs/storage.md). 9: position runs are bit-packed in 2^18 buckets (8: byte-aligned in
-// 2^16) and compacted by tiers.
-inline constexpr std::uint32_t schema_version = 9;
+// 2^16) and compacted by tiers. 10: generations may keep statistics of popular positions (a
+// database of version 9 is upgraded in place by the first writer: it only lacks them).
+inline constexpr std::uint32_t schema_version = 10;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path
@@ -164,6 +166,11 @@ class Store {
   // With `in_variations`, the games in which a variation (at any depth) reaches it instead.
   [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_at(
       const pgn::Position& position, bool in_variations = false) const;
+  // What the main line's position index keeps of the games that reach `position`: the move
+  // statistics of the generations where it is popular, and the candidate games (as games_at
+  // gives them) of the others. An opening tree adds the former and reads the latter.
+  [[nodiscard]] std::expected<PositionStatistics, Status> position_statistics(
+      const pgn::Position& position) const;
   // The metadata index (docs/storage.md, "Metadata") asked in typed values; each is one range
   // scan, and the ids come ascending.
   // A dimension whose values are numbers: a date as GameSummary::date_number() (year << 16 |

@@ -36,7 +36,8 @@ struct VerifyReport {
   std::uint64_t rejects = 0;          // quarantined games read
   std::uint64_t positions = 0;        // entries of positions and positions_upper
   std::uint64_t variation_positions = 0;
-  std::uint64_t metadata = 0;  // metadata keys
+  std::uint64_t position_statistics = 0;  // popular positions' statistics, each recounted
+  std::uint64_t metadata = 0;             // metadata keys
   std::uint64_t names = 0;
   std::uint64_t summaries = 0;
   std::uint64_t fingerprints = 0;

@@ -59,6 +59,11 @@ struct Filters {
   std::optional<NumberRange> date, plies;
   unsigned min_elo = 0, max_elo = 0;
   bool annotated = false;
+
+  // True when a filter beside the position (or the variations) selects games: the index's
+  // statistics of a position count all its games, so only a tree without one can use them.
+  // Every field above but `position` must be named here.
+  [[nodiscard]] bool narrows_beyond_position() const;
 };
 
 // Checks and converts; a message naming the option and what is wrong otherwise (a malformed FEN,

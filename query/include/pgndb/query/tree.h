@@ -25,9 +25,16 @@ struct TreeRow {
   unsigned last_year = 0;  // 0 when no game has a year
 };
 
+struct TreeOptions {
+  // Add the statistics the index keeps of popular positions, when no filter beside the position
+  // narrows the games (Filters::narrows_beyond_position). Off, every game at the position is
+  // read: the same rows, slower (tests compare the two).
+  bool use_statistics = true;
+};
+
 // The rows for `filters.position` (required), most played first (then by SAN). A game counts
 // once, at the first ply where its main line stands in the position.
 [[nodiscard]] std::expected<std::vector<TreeRow>, index::Status> opening_tree(
-    const index::Store& store, const Filters& filters);
+    const index::Store& store, const Filters& filters, const TreeOptions& options = {});
 
 }  // namespace pgndb::query

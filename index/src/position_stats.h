@@ -1,0 +1,119 @@
+// Statistics of popular positions, kept per generation of the main line's position index
+// (docs/storage.md, "Position statistics"). This header owns their key and value layouts and
+// the threshold, and finds the move each game played from a position (from its summary's opening
+// codes, or from the game itself when they do not reach it).
+//
+// Why per generation: a generation's statistics are written with its runs (by the batch that
+// writes it, or by the merge that makes it) and dropped with them, so they are exactly as
+// durable as the runs, need no merge operator, and a merge adds its inputs' statistics rather
+// than reading their games again. A position has statistics in a generation when at least
+// statistics_threshold of the generation's games stand in it; a lookup reads the games of the
+// other generations (fewer than the threshold each, or written before statistics existed).
+#pragma once
+
+#include <cstdint>
+#include <expected>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pgn/types.h"
+#include "pgndb/index/game_summary.h"
+#include "pgndb/index/position_statistics.h"
+#include "pgndb/index/status.h"
+
+namespace pgndb::index::positions {
+
+// Games a generation must have in a position (by the index's 40 bits) for its statistics to be
+// kept. Below it, a lookup reads at most this many summaries per generation (under 50 x 45
+// generations at 10^8 games); above it, each position costs about 12 bytes and 20 per move,
+// far less than its entries (a popular position has hundreds).
+inline constexpr std::size_t statistics_threshold = 50;
+
+// A statistics key, in the position family of the key's bucket: the generation (4 bytes,
+// big-endian), the byte 0xFF, then the 40 bits of the position key (5 bytes, big-endian). It
+// sorts after every run of its generation (a bucket key's first byte is below 4), inside the
+// generation's key range: merges and deletions of a generation take its statistics along.
+inline constexpr std::size_t statistics_key_size = 10;
+std::string statistics_key(std::uint32_t generation, std::uint64_t key40);
+struct StatisticsKey {
+  std::uint32_t generation;
+  std::uint64_t key40;
+};
+// True for a key of a position family that has the statistics key's shape (10 bytes, 0xFF after
+// the generation); parse_statistics_key then reads it.
+bool is_statistics_key(std::string_view key);
+std::optional<StatisticsKey> parse_statistics_key(std::string_view key);
+
+// The statistics of one position (its full key), and of all the positions that share 40 bits.
+struct KeyStatistics {
+  pgn::Key key = 0;
+  bool white_moves = true;
+  std::vector<MoveTally> moves;  // ascending by Move::raw()
+  bool operator==(const KeyStatistics&) const = default;
+};
+struct Statistics {
+  std::vector<KeyStatistics> keys;  // ascending by key
+  // Ascending: the games that stand in the position only past their summary's opening codes.
+  // They are not counted (that would mean decoding each whole game at every merge): a lookup
+  // reads them as it reads the games of generations without statistics.
+  std::vector<std::uint32_t> unread;
+  bool operator==(const Statistics&) const = default;
+  std::uint64_t games() const;  // counted
+  // Worth keeping: a position mostly reached past the opening codes gains nothing.
+  bool worth_keeping() const { return unread.size() <= games(); }
+};
+
+// The value: a varint count of positions, then per position the low 24 bits of its key (3
+// bytes, big-endian; the key's other 40 are the statistics key's), a byte 1 when White is to
+// move (else 0), a varint count of moves, and per move varints: Move::raw(), games, white wins,
+// draws, black wins, rated, elo sum, both rated, opponent sum, wins minus losses (zigzag), last
+// year; then a varint count of unread games and their ids as varint gaps (the first from 0).
+void encode_statistics(const Statistics& statistics, std::string& out);
+// False when the bytes are not such a value for `key40` (truncated, left over, out of order).
+[[nodiscard]] bool decode_statistics(std::string_view bytes, std::uint64_t key40, Statistics& out);
+// Adds `from` into `into` (both sorted; the result too).
+void add_statistics(Statistics& into, const Statistics& from);
+// Counts a game that played `move` in the position `key`.
+void add_game(Statistics& into, pgn::Key key, bool white_moves, pgn::Move move,
+              const GameSummary& game);
+
+// Computes statistics from games' summaries: requests name a game and a position (40 bits) it
+// stands in; resolve() finds where each game first stands in it and the move it played there,
+// and counts it, or lists it as unread when its opening codes do not reach the position. A game
+// asked for several positions is walked once.
+class StatisticsCollector {
+ public:
+  using SummaryOf = std::function<std::expected<GameSummary, Status>(std::uint32_t)>;
+
+  void request(std::uint32_t game, std::uint64_t key40) { requests_.push_back({game, key40}); }
+  std::size_t requests() const { return requests_.size(); }
+  // Resolves every request and forgets them; `summary_of` is called in ascending game order. A
+  // game whose codes cover it whole and never stand in its position (another shares the 40
+  // bits) counts nowhere.
+  [[nodiscard]] Status resolve(const SummaryOf& summary_of,
+                               std::map<std::uint64_t, Statistics>& into);
+
+ private:
+  struct Request {
+    std::uint32_t game;
+    std::uint64_t key40;
+    auto operator<=>(const Request&) const = default;
+  };
+  // The move a code names in a position: the games of a popular position share their first
+  // moves, and a direct-mapped cache (a slot per hash, the last one kept) spares most of the
+  // decoding.
+  std::optional<pgn::Move> move_of(const pgn::Position& pos, std::uint8_t code);
+  struct CachedMove {
+    std::uint64_t tag = 0;
+    pgn::Move move;
+  };
+
+  std::vector<Request> requests_;
+  std::vector<CachedMove> moves_;
+};
+
+}  // namespace pgndb::index::positions
