@@ -254,9 +254,9 @@ int main(int argc, char** argv) {
   auto count = [&](const Query& q) {
     auto filters = pgndb::query::parse_filters(q.filters);
     if (!filters) die(filters.error());
-    auto search = pgndb::query::Search::start(*store, *filters);
-    if (!search) die(search.error().message());
-    auto n = search->count();
+    // As `find --format count` counts.
+    pgndb::query::Plan plan;
+    auto n = pgndb::query::count_games(*store, *filters, plan);
     if (!n) die(n.error().message());
     return *n;
   };

@@ -100,23 +100,31 @@ int run_find(const po::variables_map& vm) {
   if (!selection) return Usage;
   const index::Store* store = &selection->store;
   const query::Filters* filters = &selection->filters;
+  const std::uint64_t offset = vm["offset"].as<std::uint64_t>();
+  const std::uint64_t limit = vm["limit"].as<std::uint64_t>();
+  const bool explaining = vm["explain"].as<bool>();
+  auto fail = [](const index::Status& s) {
+    std::cerr << "pgndb find: " << s.message() << '\n';
+    return Usage;
+  };
+  if (format == "count" && offset == 0) {
+    query::Plan plan;
+    auto n = query::count_games(*store, *filters, plan);
+    if (!n) return fail(n.error());
+    std::cout << (limit ? std::min(*n, limit) : *n) << '\n';
+    if (explaining) explain(plan);
+    return Success;
+  }
   auto search = query::Search::start(*store, *filters, order->second);
   if (!search) {
     std::cerr << "pgndb find: " << search.error().message() << '\n';
     return Usage;
   }
-  const std::uint64_t offset = vm["offset"].as<std::uint64_t>();
-  const std::uint64_t limit = vm["limit"].as<std::uint64_t>();
-  auto fail = [](const index::Status& s) {
-    std::cerr << "pgndb find: " << s.message() << '\n';
-    return Usage;
-  };
   for (std::uint64_t skipped = 0; skipped < offset; ++skipped) {
     auto id = search->next();
     if (!id) return fail(id.error());
     if (!*id) break;
   }
-  const bool explaining = vm["explain"].as<bool>();
   if (format == "count") {
     auto n = search->count();
     if (!n) return fail(n.error());

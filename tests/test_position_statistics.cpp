@@ -14,6 +14,7 @@
 #include "pgn/game.h"
 #include "pgndb/index/store.h"
 #include "pgndb/query/filters.h"
+#include "pgndb/query/search.h"
 #include "pgndb/query/tree.h"
 #include "position_generations.h"
 #include "position_runs.h"
@@ -102,7 +103,7 @@ TEST_CASE("statistics values read back as written, and damaged ones are refused"
   CHECK_FALSE(positions::is_statistics_key(positions::generation_key(7, 5)));
 }
 
-TEST_CASE("trees from the kept statistics are the trees read game by game, through merges") {
+TEST_CASE("trees and counts from the kept statistics are those read game by game, through merges") {
   pgndb::test::TempDir dir;
   const fs::path db = dir.path() / "db";
   const fs::path corpus = fs::path(PGNDB_SHARED_DATA) / "corpus";
@@ -150,6 +151,15 @@ TEST_CASE("trees from the kept statistics are the trees read game by game, throu
         INFO(pgn::to_fen(root) << " row " << i << ": " << (*slow)[i].san);
         CHECK(row_fields((*fast)[i]) == row_fields((*slow)[i]));
       }
+      // A count from the statistics is the search's count of the games at the position.
+      pgndb::query::Plan plan;
+      auto counted = pgndb::query::count_games(*store, filters, plan);
+      auto search = pgndb::query::Search::start(*store, filters);
+      REQUIRE(counted);
+      REQUIRE(search);
+      auto searched = search->count();
+      REQUIRE(searched);
+      CHECK(*counted == *searched);
       auto statistics = store->position_statistics(root);
       REQUIRE(statistics);
       if (!statistics->moves.empty()) ++kept;

@@ -12,6 +12,9 @@
 //   digests (entry_digest.h): one pass over the games and one over the family; only where the
 //   digests of a group differ are the entries listed, in a second pass of both over that group
 //   alone, and compared one by one;
+// - statistics of popular positions (in the position families): each recounted from the stored
+//   summaries of its generation's games at the position, after the games pass found every
+//   summary equal to its game (when one is not, that is reported, and the recount skipped);
 // - names: read beside the metadata family (both in key order), each name must be that of some
 //   metadata key, and each name in the metadata keys must be there;
 // - rejects: ids 1..reject count, each readable; sources: each readable; the default family
@@ -29,6 +32,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -219,6 +223,7 @@ class Verifier {
     scanner.join();
     for (const Status& s : {replayed, scanned})
       if (!s.is_ok()) return std::unexpected(s);
+    if (Status s = check_statistics(); !s.is_ok()) return std::unexpected(s);
     // The entries of games that do not decode are not compared: the families are read again
     // without them (the games pass found which they are; usually none).
     skip_undecodable_ = true;
@@ -262,6 +267,7 @@ class Verifier {
 
  private:
   void report(std::string_view family, std::string text) {
+    if (family == "summaries") summaries_sound_ = false;
     if (quiet_) return;
     std::lock_guard lock(report_mutex_);  // the games pass and the families' scan both report
     if (report_.listed.size() < options_.keep)
@@ -660,10 +666,8 @@ class Verifier {
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       const std::string_view key = it->key().ToStringView();
       if (!variations && positions::is_statistics_key(key)) {
-        if (first)
-          if (Status s = check_statistics(name, key, it->value().ToStringView(), listed);
-              !s.is_ok())
-            return s;
+        // Checked once the games pass has checked the summaries (check_statistics).
+        if (first) statistics_keys_.emplace_back(std::string(name), std::string(key));
         continue;
       }
       const auto parsed = positions::parse_generation_key(key);
@@ -702,6 +706,19 @@ class Verifier {
     return Status::ok();
   }
 
+  // The statistics keys the first scan met, each checked.
+  Status check_statistics() {
+    const positions::Generations listed = StoreAccess::generations(store_, false);
+    std::string value;
+    for (const auto& [name, key] : statistics_keys_) {
+      rocksdb::Status got =
+          StoreAccess::db(store_).Get(rocksdb::ReadOptions(), family(name), key, &value);
+      if (!got.ok()) return read_error(got, name);
+      if (Status s = check_statistics(name, key, value, listed); !s.is_ok()) return s;
+    }
+    return Status::ok();
+  }
+
   // A popular position's statistics (position_stats.h), recounted from the games of its
   // generation at the position: they must be what those games give.
   Status check_statistics(std::string_view name, std::string_view key, std::string_view value,
@@ -735,19 +752,14 @@ class Verifier {
     std::vector<std::uint32_t> ids;
     for (const positions::Entry& e : run)
       if (e.suffix == suffix && !undecodable(e.game)) ids.push_back(e.game);
-    // Each game's summary rebuilt from the game itself (game_facts.h), not read from the
-    // summaries family: damage there is that family's to report.
+    // Recounted from the stored summaries, which the games pass compared with the games: when
+    // it found any of them wrong, that is reported, and a recount would only repeat it.
+    if (!summaries_sound_) return Status::ok();
     std::unordered_map<std::uint32_t, GameSummary> summaries;
-    std::string stored_game;
-    for (const std::uint32_t id : ids) {
-      rocksdb::Status read = StoreAccess::db(store_).Get(rocksdb::ReadOptions(), family("games"),
-                                                         bytes::big_endian32(id), &stored_game);
-      if (read.IsNotFound()) return Status::ok();  // reported with the games
-      if (!read.ok()) return read_error(read, "games");
-      GameFacts facts = game_facts(id, stored_game);
-      if (!facts.error.empty()) return Status::ok();  // reported with the games
-      summaries.emplace(id, facts.summary);
-    }
+    if (Status s = store_.for_each_summary(
+            ids, [&](std::uint32_t id, const GameSummary& g) { summaries.emplace(id, g); });
+        !s.is_ok())
+      return s;
     positions::StatisticsCollector collector;
     for (const std::uint32_t id : ids) collector.request(id, parsed->key40);
     std::map<std::uint64_t, positions::Statistics> counted;
@@ -870,6 +882,10 @@ class Verifier {
   }
 
   const Store& store_;
+  // No summary was found wrong (the statistics are recounted from the summaries only then).
+  std::atomic<bool> summaries_sound_{true};
+  // The statistics keys of the position families (family, key), met by the first scan.
+  std::vector<std::pair<std::string, std::string>> statistics_keys_;
   rocksdb::DB& db_;
   const VerifyOptions options_;
   const unsigned threads_;

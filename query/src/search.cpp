@@ -354,4 +354,27 @@ std::expected<std::uint64_t, Status> Search::count() {
   }
 }
 
+std::expected<std::uint64_t, Status> count_games(const index::Store& store, const Filters& filters,
+                                                 Plan& plan) {
+  if (!filters.position || filters.narrows_beyond_position()) {
+    auto search = Search::start(store, filters);
+    if (!search) return std::unexpected(search.error());
+    auto n = search->count();
+    plan = search->plan();
+    return n;
+  }
+  auto statistics = store.position_statistics(*filters.position);
+  if (!statistics) return std::unexpected(statistics.error());
+  std::uint64_t kept = 0;
+  for (const index::MoveTally& t : statistics->moves) kept += t.games;
+  const std::uint64_t others = statistics->other_games.size();
+  plan = Plan{};
+  // One step: the two parts are added, not intersected.
+  plan.steps = {{pgn::cat("position statistics (", kept,
+                          " games) and the other generations' runs (", others, " games)"),
+                 kept + others}};
+  plan.candidates = plan.examined = plan.passed = kept + others;
+  return kept + others;
+}
+
 }  // namespace pgndb::query

@@ -86,4 +86,12 @@ class Search {
   Plan plan_;
 };
 
+// The number of games that pass `filters`, and how it was found (`plan`). A position without
+// other filters is counted from what the index keeps (Store::position_statistics): the
+// statistics' games, and the other generations' candidates, without reading the ids of a
+// popular position. Otherwise a Search counts.
+[[nodiscard]] std::expected<std::uint64_t, index::Status> count_games(const index::Store& store,
+                                                                      const Filters& filters,
+                                                                      Plan& plan);
+
 }  // namespace pgndb::query
