@@ -3,10 +3,15 @@
 
 #include <rocksdb/db.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "pgndb/index/importer.h"
 #include "pgndb/index/store.h"
 #include "support.h"
 
@@ -118,4 +123,71 @@ TEST_CASE("a database is created whole: a creation cut short leaves nothing at t
   CHECK(Store::open(empty, {.create_if_missing = false, .read_only = true}));
   CHECK(std::distance(std::filesystem::directory_iterator(tmp.path()),
                       std::filesystem::directory_iterator()) == 2);
+}
+
+namespace {
+
+// The level-0 table files of each of `families` in the database at `path`, by family.
+std::map<std::string, std::set<std::string>> level0_files(
+    const std::string& path, const std::vector<std::string>& families) {
+  std::vector<std::string> names;
+  REQUIRE(rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), path, &names).ok());
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  for (const auto& n : names) descriptors.emplace_back(n, rocksdb::ColumnFamilyOptions());
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw = nullptr;
+  REQUIRE(
+      rocksdb::DB::OpenForReadOnly(rocksdb::DBOptions(), path, descriptors, &handles, &raw).ok());
+  std::unique_ptr<rocksdb::DB> db(raw);
+  std::map<std::string, std::set<std::string>> files;
+  for (auto* h : handles) {
+    if (std::find(families.begin(), families.end(), h->GetName()) != families.end()) {
+      rocksdb::ColumnFamilyMetaData meta;
+      db->GetColumnFamilyMetaData(h, &meta);
+      for (const auto& f : meta.levels[0].files) files[h->GetName()].insert(f.name);
+    }
+    REQUIRE(db->DestroyColumnFamilyHandle(h).ok());
+  }
+  return files;
+}
+
+}  // namespace
+
+TEST_CASE("an import leaves one level-0 file per family, and no earlier import's is rewritten") {
+  TempDir tmp;
+  const std::string path = (tmp / "db").string();
+  const std::filesystem::path samples = std::filesystem::path(PGNDB_SOURCE_DIR) / "samples";
+  auto import = [&](const std::string& file) {
+    auto store = Store::open(path);
+    REQUIRE(store);
+    // Batches of 20 games: each adds a file to every family's level 0.
+    pgndb::index::ImportOptions options;
+    options.threads = 1;
+    options.batch_games = 20;
+    auto imported = pgndb::index::import_file(*store, (samples / file).string(), options);
+    REQUIRE(imported);
+    REQUIRE(imported->games == 100);
+    REQUIRE(store->settle().is_ok());
+  };
+  const std::vector<std::string> families = {"metadata", "names", "fingerprints"};
+  import("Tal-100.pgn");
+  const auto first = level0_files(path, families);
+  for (const auto& family : families) {
+    INFO(family);
+    CHECK(first.at(family).size() == 1);
+  }
+  import("Morphy-100.pgn");
+  const auto second = level0_files(path, families);
+  for (const auto& family : families) {
+    INFO(family);
+    CHECK(second.at(family).size() == 2);
+    CHECK(second.at(family).count(*first.at(family).begin()) ==
+          1);  // the first import's, as it was
+  }
+  // Both imports' games are found by name.
+  auto store = Store::open(path, {.create_if_missing = false, .read_only = true});
+  REQUIRE(store);
+  auto players = store->name_values(Store::NameDimension::Player);
+  REQUIRE(players);
+  CHECK((*players)->size() > 20);
 }

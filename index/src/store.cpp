@@ -706,6 +706,42 @@ struct Store::Impl {
     return Status::ok();
   }
 
+  // Level-0 files of the families whose batches each add one (names, metadata, ...), there
+  // when this store was opened: the others are this store's.
+  std::vector<std::string> level0_at_open[FamilyCount];
+
+  static std::vector<std::string> level0_files(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* f) {
+    rocksdb::ColumnFamilyMetaData meta;
+    db.GetColumnFamilyMetaData(f, &meta);
+    std::vector<std::string> names;
+    if (!meta.levels.empty())
+      for (const auto& file : meta.levels[0].files) names.push_back(file.db_path + file.name);
+    return names;
+  }
+
+  // Merges the level-0 files this store's batches left (one per batch and family, each
+  // overlapping the others) into one per family, leaving older ones be: a reader of a name
+  // or of a metadata range merges every level-0 file (15 files of names, left by a 1 M-game
+  // import, made `pgndb stats` 0.40 s instead of 0.16 s), and RocksDB merges them into the
+  // level below only every 16. The work is bounded by what was imported: an earlier import's
+  // file is not rewritten, and each import adds one file that RocksDB's merges take down.
+  Status merge_own_level0() {
+    for (int f = 0; f < FamilyCount; ++f) {
+      if (is_position_family(f) || f == Games || f == Summaries || f == Duplicates) continue;
+      std::vector<std::string> own = level0_files(*db, families[f]);
+      std::erase_if(own, [&](const std::string& name) {
+        return std::find(level0_at_open[f].begin(), level0_at_open[f].end(), name) !=
+               level0_at_open[f].end();
+      });
+      if (own.size() < 2) continue;
+      rocksdb::Status s = db->CompactFiles(rocksdb::CompactionOptions(), families[f], own, 0);
+      // A file RocksDB's own merge took meanwhile is its to merge: that is no failure.
+      if (!s.ok() && (s.IsIOError() || s.IsCorruption()))
+        return from_rocksdb(s, pgn::cat("merging the ", family_names[f], " files"));
+    }
+    return Status::ok();
+  }
+
   // Deletes the table files of generations no list names: what a merge stopped by a crash left.
   Status delete_unlisted_generations() {
     for (int kind : {MainLine, InVariations}) {
@@ -1217,9 +1253,10 @@ Status Store::settle() {
     if (running) idle_since = std::chrono::steady_clock::now();
     if (!running &&
         (!pending || std::chrono::steady_clock::now() - idle_since > std::chrono::seconds(2)))
-      return Status::ok();
+      break;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+  return impl_->merge_own_level0();
 }
 
 std::uint64_t Store::position_generations(bool in_variations) const {
@@ -1638,9 +1675,12 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     impl->first_new_generation[kind] = impl->generations[kind].next_id;
   }
   impl->first_new_game = impl->games + 1;
-  if (!options.read_only)
+  if (!options.read_only) {
     if (Status cleaned = impl->delete_unlisted_generations(); !cleaned.is_ok())
       return std::unexpected(cleaned);
+    for (int f = 0; f < FamilyCount; ++f)
+      impl->level0_at_open[f] = Impl::level0_files(*impl->db, impl->families[f]);
+  }
   return Store(std::move(impl));
 }
 
