@@ -706,77 +706,102 @@ class Verifier {
     return Status::ok();
   }
 
-  // The statistics keys the first scan met, each checked.
+  // The statistics keys the first scan met (in key order: a family's generations one after
+  // the other), each recounted from the stored summaries of its generation's games at the
+  // position (position_stats.h). The keys of a generation are recounted together, a million
+  // requests at a time: each game is walked once for all its positions, as a merge does.
   Status check_statistics() {
-    const positions::Generations listed = StoreAccess::generations(store_, false);
-    std::string value;
-    for (const auto& [name, key] : statistics_keys_) {
-      rocksdb::Status got =
-          StoreAccess::db(store_).Get(rocksdb::ReadOptions(), family(name), key, &value);
-      if (!got.ok()) return read_error(got, name);
-      if (Status s = check_statistics(name, key, value, listed); !s.is_ok()) return s;
-    }
-    return Status::ok();
-  }
-
-  // A popular position's statistics (position_stats.h), recounted from the games of its
-  // generation at the position: they must be what those games give.
-  Status check_statistics(std::string_view name, std::string_view key, std::string_view value,
-                          const positions::Generations& listed) {
-    const auto parsed = positions::parse_statistics_key(key);
-    if (!parsed) {
-      report(name, pgn::cat("key ", hex_bytes(key), ": not a generation's statistics"));
-      return Status::ok();
-    }
-    if (!listed.lists(parsed->generation)) return Status::ok();  // garbage of a merge, as runs
-    const std::uint32_t bucket = positions::bucket_of40(parsed->key40);
-    const std::string where =
-        pgn::cat("generation ", parsed->generation, ", statistics of ", hex(parsed->key40, 10));
-    if ((bucket < positions::bucket_count / 2) != (name == "positions"))
-      report(name, pgn::cat(where, ": belongs in the other half of the index"));
-    ++report_.position_statistics;
-    positions::Statistics stored;
-    if (!positions::decode_statistics(value, parsed->key40, stored)) {
-      report(name, pgn::cat(where, ": damaged"));
-      return Status::ok();
-    }
-    // The generation's games at the position, from its run of the bucket.
-    std::string run_bytes;
-    rocksdb::Status got = StoreAccess::db(store_).Get(
-        rocksdb::ReadOptions(), family(name), positions::generation_key(parsed->generation, bucket),
-        &run_bytes);
-    if (!got.ok() && !got.IsNotFound()) return read_error(got, name);
-    std::vector<positions::Entry> run;
-    if (got.ok() && !positions::decode_run(run_bytes, run)) return Status::ok();  // reported
-    const std::uint32_t suffix = positions::suffix_of40(parsed->key40);
-    std::vector<std::uint32_t> ids;
-    for (const positions::Entry& e : run)
-      if (e.suffix == suffix && !undecodable(e.game)) ids.push_back(e.game);
     // Recounted from the stored summaries, which the games pass compared with the games: when
     // it found any of them wrong, that is reported, and a recount would only repeat it.
-    if (!summaries_sound_) return Status::ok();
-    std::unordered_map<std::uint32_t, GameSummary> summaries;
-    if (Status s = store_.for_each_summary(
-            ids, [&](std::uint32_t id, const GameSummary& g) { summaries.emplace(id, g); });
-        !s.is_ok())
-      return s;
+    const bool recount = summaries_sound_;
+    const positions::Generations listed = StoreAccess::generations(store_, false);
+    struct Kept {
+      std::string_view family;
+      std::string key;
+      positions::StatisticsKey parsed;
+    };
+    std::vector<Kept> pending;  // whose games the collector was asked for
     positions::StatisticsCollector collector;
-    for (const std::uint32_t id : ids) collector.request(id, parsed->key40);
-    std::map<std::uint64_t, positions::Statistics> counted;
-    if (Status s = collector.resolve(
-            [&](std::uint32_t id) -> std::expected<GameSummary, Status> {
-              return summaries.at(id);
-            },
-            counted);
-        !s.is_ok())
-      return s;
-    const positions::Statistics& expected = counted[parsed->key40];
-    if (stored != expected)
-      report(name,
-             pgn::cat(where, ": count ", stored.games(), " games (", stored.unread.size(),
-                      " unread), the generation's games at the position give ", expected.games(),
-                      " (", expected.unread.size(), " unread), or other tallies"));
-    return Status::ok();
+    std::vector<std::uint32_t> ids;  // the games asked for
+    auto check_pending = [&]() -> Status {
+      std::sort(ids.begin(), ids.end());
+      ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+      std::vector<GameSummary> summaries;
+      summaries.reserve(ids.size());
+      if (Status s = store_.for_each_summary(
+              ids, [&](std::uint32_t, const GameSummary& g) { summaries.push_back(g); });
+          !s.is_ok())
+        return s;
+      std::map<std::uint64_t, positions::Statistics> counted;
+      if (Status s = collector.resolve(
+              [&](std::uint32_t id) -> std::expected<GameSummary, Status> {
+                return summaries[std::size_t(std::lower_bound(ids.begin(), ids.end(), id) -
+                                             ids.begin())];
+              },
+              counted);
+          !s.is_ok())
+        return s;
+      std::string value;
+      for (const Kept& k : pending) {
+        rocksdb::Status got =
+            StoreAccess::db(store_).Get(rocksdb::ReadOptions(), family(k.family), k.key, &value);
+        if (!got.ok()) return read_error(got, k.family);
+        const std::string where = pgn::cat("generation ", k.parsed.generation, ", statistics of ",
+                                           hex(k.parsed.key40, 10));
+        positions::Statistics stored;
+        if (!positions::decode_statistics(value, k.parsed.key40, stored)) {
+          report(k.family, pgn::cat(where, ": damaged"));
+          continue;
+        }
+        if (!recount) continue;
+        const positions::Statistics& expected = counted[k.parsed.key40];
+        if (stored != expected)
+          report(k.family, pgn::cat(where, ": count ", stored.games(), " games (",
+                                    stored.unread.size(), " unread), the generation's games at ",
+                                    "the position give ", expected.games(), " (",
+                                    expected.unread.size(), " unread), or other tallies"));
+      }
+      pending.clear();
+      ids.clear();
+      return Status::ok();
+    };
+    std::string run_bytes;
+    std::vector<positions::Entry> run;
+    for (const auto& [name, key] : statistics_keys_) {
+      const auto parsed = positions::parse_statistics_key(key);
+      if (!parsed) {
+        report(name, pgn::cat("key ", hex_bytes(key), ": not a generation's statistics"));
+        continue;
+      }
+      if (!listed.lists(parsed->generation)) continue;  // garbage of a merge, as runs
+      const std::uint32_t bucket = positions::bucket_of40(parsed->key40);
+      if ((bucket < positions::bucket_count / 2) != (name == "positions"))
+        report(name, pgn::cat("generation ", parsed->generation, ", statistics of ",
+                              hex(parsed->key40, 10), ": belongs in the other half of the index"));
+      ++report_.position_statistics;
+      // Another generation (or family): its positions are counted apart.
+      if (!pending.empty() &&
+          (pending.back().family != name || pending.back().parsed.generation != parsed->generation))
+        if (Status s = check_pending(); !s.is_ok()) return s;
+      // The generation's games at the position, from its run of the bucket.
+      rocksdb::Status got = StoreAccess::db(store_).Get(
+          rocksdb::ReadOptions(), family(name),
+          positions::generation_key(parsed->generation, bucket), &run_bytes);
+      if (!got.ok() && !got.IsNotFound()) return read_error(got, name);
+      run.clear();
+      if (got.ok() && !positions::decode_run(run_bytes, run)) run.clear();  // reported
+      const std::uint32_t suffix = positions::suffix_of40(parsed->key40);
+      if (recount)
+        for (const positions::Entry& e : run)
+          if (e.suffix == suffix && !undecodable(e.game)) {
+            collector.request(e.game, parsed->key40);
+            ids.push_back(e.game);
+          }
+      pending.push_back({name, key, *parsed});
+      if (collector.requests() >= (std::size_t(1) << 20))
+        if (Status s = check_pending(); !s.is_ok()) return s;
+    }
+    return check_pending();
   }
 
   // The metadata family, and beside it the names family (both in key order).
