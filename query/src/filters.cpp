@@ -74,6 +74,10 @@ std::expected<pgn::Position, std::string> after_moves(std::string_view moves) {
 
 }  // namespace
 
+// A tripwire: a field added to Filters changes its size, and must be named below (otherwise a
+// tree or a count would answer from the position statistics without it). Update the size then.
+static_assert(sizeof(Filters) == 576, "a field of Filters: name it in narrows_beyond_position");
+
 bool Filters::narrows_beyond_position() const {
   return in_variations || !player.empty() || !white.empty() || !black.empty() || !event.empty() ||
          !site.empty() || !winner.empty() || !loser.empty() || player_re || white_re || black_re ||
