@@ -19,6 +19,31 @@ using pgndb::index::Status;
 using pgndb::index::Store;
 using pgndb::test::TempDir;
 
+namespace {
+
+// The database at `path` opened as RocksDB alone would, with every column family it has.
+struct RawDatabase {
+  RawDatabase(const std::string& path, bool read_only) {
+    std::vector<std::string> names;
+    REQUIRE(rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), path, &names).ok());
+    std::vector<rocksdb::ColumnFamilyDescriptor> families;
+    for (const auto& name : names) families.emplace_back(name, rocksdb::ColumnFamilyOptions());
+    rocksdb::DB* raw = nullptr;
+    REQUIRE((read_only ? rocksdb::DB::OpenForReadOnly(rocksdb::DBOptions(), path, families,
+                                                      &handles, &raw)
+                       : rocksdb::DB::Open(rocksdb::DBOptions(), path, families, &handles, &raw))
+                .ok());
+    db.reset(raw);
+  }
+  ~RawDatabase() {
+    for (auto* h : handles) CHECK(db->DestroyColumnFamilyHandle(h).ok());
+  }
+  std::unique_ptr<rocksdb::DB> db;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+};
+
+}  // namespace
+
 TEST_CASE("a new database records the schema version and opens again") {
   TempDir tmp;
   const std::string path = (tmp / "db").string();
@@ -46,18 +71,10 @@ TEST_CASE("a database of another schema version is refused, naming both versions
   const std::string path = (tmp / "db").string();
   REQUIRE(Store::open(path));
   {
-    // Open it as RocksDB alone would, with every column family it has.
-    std::vector<std::string> names;
-    REQUIRE(rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), path, &names).ok());
-    std::vector<rocksdb::ColumnFamilyDescriptor> families;
-    for (const auto& name : names) families.emplace_back(name, rocksdb::ColumnFamilyOptions());
-    std::vector<rocksdb::ColumnFamilyHandle*> handles;
-    rocksdb::DB* raw = nullptr;
-    REQUIRE(rocksdb::DB::Open(rocksdb::DBOptions(), path, families, &handles, &raw).ok());
-    std::unique_ptr<rocksdb::DB> db(raw);
+    RawDatabase raw(path, false);
     REQUIRE(
-        db->Put(rocksdb::WriteOptions(), "meta:schema_version", std::string("\0\0\0\x63", 4)).ok());
-    for (auto* h : handles) REQUIRE(db->DestroyColumnFamilyHandle(h).ok());
+        raw.db->Put(rocksdb::WriteOptions(), "meta:schema_version", std::string("\0\0\0\x63", 4))
+            .ok());
   }
   auto store = Store::open(path);
   REQUIRE_FALSE(store);
@@ -130,23 +147,13 @@ namespace {
 // The level-0 table files of each of `families` in the database at `path`, by family.
 std::map<std::string, std::set<std::string>> level0_files(
     const std::string& path, const std::vector<std::string>& families) {
-  std::vector<std::string> names;
-  REQUIRE(rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), path, &names).ok());
-  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
-  for (const auto& n : names) descriptors.emplace_back(n, rocksdb::ColumnFamilyOptions());
-  std::vector<rocksdb::ColumnFamilyHandle*> handles;
-  rocksdb::DB* raw = nullptr;
-  REQUIRE(
-      rocksdb::DB::OpenForReadOnly(rocksdb::DBOptions(), path, descriptors, &handles, &raw).ok());
-  std::unique_ptr<rocksdb::DB> db(raw);
+  RawDatabase raw(path, true);
   std::map<std::string, std::set<std::string>> files;
-  for (auto* h : handles) {
-    if (std::find(families.begin(), families.end(), h->GetName()) != families.end()) {
-      rocksdb::ColumnFamilyMetaData meta;
-      db->GetColumnFamilyMetaData(h, &meta);
-      for (const auto& f : meta.levels[0].files) files[h->GetName()].insert(f.name);
-    }
-    REQUIRE(db->DestroyColumnFamilyHandle(h).ok());
+  for (auto* h : raw.handles) {
+    if (std::find(families.begin(), families.end(), h->GetName()) == families.end()) continue;
+    rocksdb::ColumnFamilyMetaData meta;
+    raw.db->GetColumnFamilyMetaData(h, &meta);
+    for (const auto& f : meta.levels[0].files) files[h->GetName()].insert(f.name);
   }
   return files;
 }

@@ -78,6 +78,8 @@ Family position_family(std::uint32_t bucket) {
 bool is_position_family(int f) {
   return f == Positions || f == PositionsUpper || f == VariationPositions;
 }
+// Keyed by game id: a batch's table file overlaps no other's (Store::settle merges them).
+bool is_keyed_by_game(int f) { return f == Games || f == Summaries || f == Duplicates; }
 
 // Summaries are stored in groups of up to this many consecutive games (docs/storage.md,
 // "Summaries"): reading a hundred thousand of them is then a few thousand values, not a
@@ -687,6 +689,24 @@ struct Store::Impl {
     return Status::ok();
   }
 
+  // Appends to `ids` the games generation `g`'s run of `bucket` (in family `f`) lists at
+  // `suffix`; `run` and `value` are scratch. Nothing when the generation has no such run.
+  Status add_games_at(Family f, std::uint32_t g, std::uint32_t bucket, std::uint32_t suffix,
+                      std::vector<std::uint32_t>& ids, std::vector<positions::Entry>& run,
+                      std::string& value) const {
+    rocksdb::Status s =
+        db->Get(rocksdb::ReadOptions(), families[f], positions::generation_key(g, bucket), &value);
+    if (s.IsNotFound()) return Status::ok();
+    if (!s.ok()) return from_rocksdb(s, "reading the position index");
+    run.clear();
+    if (!positions::decode_run(value, run))
+      return Status::error(Status::Code::Corruption, "position index damaged");
+    // The run is sorted by (suffix, game): the matches are one stretch, in game order.
+    auto first = std::lower_bound(run.begin(), run.end(), positions::Entry{suffix, 0});
+    for (; first != run.end() && first->suffix == suffix; ++first) ids.push_back(first->game);
+    return Status::ok();
+  }
+
   // Deletes the table files of generation `g` (a key range of its own) from family `f`.
   Status delete_generation(Family f, std::uint32_t g) {
     const std::string begin = bytes::big_endian32(g), end = bytes::big_endian32(g + 1);
@@ -727,7 +747,7 @@ struct Store::Impl {
   // file is not rewritten, and each import adds one file that RocksDB's merges take down.
   Status merge_own_level0() {
     for (int f = 0; f < FamilyCount; ++f) {
-      if (is_position_family(f) || f == Games || f == Summaries || f == Duplicates) continue;
+      if (is_position_family(f) || is_keyed_by_game(f)) continue;
       std::vector<std::string> own = level0_files(*db, families[f]);
       std::erase_if(own, [&](const std::string& name) {
         return std::find(level0_at_open[f].begin(), level0_at_open[f].end(), name) !=
@@ -1220,7 +1240,8 @@ Status Store::settle() {
     rocksdb::CompactRangeOptions options;
     options.exclusive_manual_compaction = false;
     options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
-    for (Family f : {Games, Summaries, Duplicates}) {
+    for (int f = 0; f < FamilyCount; ++f) {
+      if (!is_keyed_by_game(f)) continue;
       // Summaries are keyed by their group's first id, which may be below the import's first.
       const std::string group =
           bytes::big_endian32(impl_->first_new_game / summary_group * summary_group);
@@ -1274,18 +1295,9 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_at(const pgn::Pos
   std::vector<positions::Entry> run;
   std::string value;
   // One run per generation; the games of different generations are different games.
-  for (const positions::Generation& g : generations.live) {
-    rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[family],
-                                       positions::generation_key(g.id, bucket), &value);
-    if (s.IsNotFound()) continue;
-    if (!s.ok()) return std::unexpected(from_rocksdb(s, "reading the position index"));
-    run.clear();
-    if (!positions::decode_run(value, run))
-      return std::unexpected(Status::error(Status::Code::Corruption, "position index damaged"));
-    // The run is sorted by (suffix, game): the matches are one stretch, in game order.
-    auto first = std::lower_bound(run.begin(), run.end(), positions::Entry{suffix, 0});
-    for (; first != run.end() && first->suffix == suffix; ++first) ids.push_back(first->game);
-  }
+  for (const positions::Generation& g : generations.live)
+    if (Status s = impl_->add_games_at(family, g.id, bucket, suffix, ids, run, value); !s.is_ok())
+      return std::unexpected(s);
   std::sort(ids.begin(), ids.end());
   return ids;
 }
@@ -1299,7 +1311,7 @@ std::expected<PositionStatistics, Status> Store::position_statistics(
   const positions::Generations generations = impl_->generations_of(Impl::MainLine);
   PositionStatistics result;
   std::vector<positions::Entry> run;
-  positions::Statistics kept;
+  positions::Statistics kept, sum;
   std::string value;
   for (const positions::Generation& g : generations.live) {
     rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[family],
@@ -1308,35 +1320,21 @@ std::expected<PositionStatistics, Status> Store::position_statistics(
       if (!positions::decode_statistics(value, key40, kept))
         return std::unexpected(
             Status::error(Status::Code::Corruption, "statistics of the position index damaged"));
-      // Other positions may share the 40 bits: only this one's count. The games past their
-      // opening codes are read by the caller.
-      result.other_games.insert(result.other_games.end(), kept.unread.begin(), kept.unread.end());
-      for (const positions::KeyStatistics& k : kept.keys) {
-        if (k.key != key) continue;
-        for (const MoveTally& t : k.moves) {
-          auto same = std::find_if(result.moves.begin(), result.moves.end(),
-                                   [&](const MoveTally& m) { return m.move == t.move; });
-          if (same == result.moves.end())
-            result.moves.push_back(t);
-          else
-            same->add(t);
-        }
-      }
+      positions::add_statistics(sum, kept);
       continue;
     }
     if (!s.IsNotFound())
       return std::unexpected(from_rocksdb(s, "reading the position index's statistics"));
-    s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[family],
-                       positions::generation_key(g.id, bucket), &value);
-    if (s.IsNotFound()) continue;
-    if (!s.ok()) return std::unexpected(from_rocksdb(s, "reading the position index"));
-    run.clear();
-    if (!positions::decode_run(value, run))
-      return std::unexpected(Status::error(Status::Code::Corruption, "position index damaged"));
-    auto first = std::lower_bound(run.begin(), run.end(), positions::Entry{suffix, 0});
-    for (; first != run.end() && first->suffix == suffix; ++first)
-      result.other_games.push_back(first->game);
+    if (Status read =
+            impl_->add_games_at(family, g.id, bucket, suffix, result.other_games, run, value);
+        !read.is_ok())
+      return std::unexpected(read);
   }
+  // Other positions may share the 40 bits: only this one's count. The games past their opening
+  // codes are read by the caller, with the other generations' games.
+  for (const positions::KeyStatistics& k : sum.keys)
+    if (k.key == key) result.moves = k.moves;
+  result.other_games.insert(result.other_games.end(), sum.unread.begin(), sum.unread.end());
   std::sort(result.other_games.begin(), result.other_games.end());
   return result;
 }
@@ -1641,11 +1639,10 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     if (!s.ok()) return std::unexpected(from_rocksdb(s, "writing the schema version"));
   } else if (!s.ok()) {
     return std::unexpected(from_rocksdb(s, "reading the schema version"));
-  } else if (value.size() != 4 || (bytes::read_big_endian32(value) != schema_version &&
-                                   bytes::read_big_endian32(value) != upgradable_version)) {
-    return std::unexpected(
-        version_mismatch(path, value.size() == 4 ? bytes::read_big_endian32(value) : 0));
-  } else if (bytes::read_big_endian32(value) == upgradable_version && !options.read_only) {
+  } else if (const std::uint32_t found = value.size() == 4 ? bytes::read_big_endian32(value) : 0;
+             found != schema_version && found != upgradable_version) {
+    return std::unexpected(version_mismatch(path, found));
+  } else if (found == upgradable_version && !options.read_only) {
     // Version 9 lacks only the statistics, which a lookup does without (it reads the games of
     // generations that keep none) and merges add: the number changes, nothing is rewritten.
     s = impl->db->Put(rocksdb::WriteOptions(), impl->families[Default], version_key,
