@@ -65,7 +65,7 @@ void explain(const query::Plan& plan) {
               << ": " << plan.steps[i].games << " games\n";
   if (plan.every_game) std::cerr << "plan: no index answers these filters: every game\n";
   if (!plan.checked.empty()) {
-    std::cerr << "plan: checked on each candidate's summary:";
+    std::cerr << "plan: checked on each candidate's facts:";
     for (std::size_t i = 0; i < plan.checked.size(); ++i)
       std::cerr << (i ? ", " : " ") << plan.checked[i];
     std::cerr << '\n';

@@ -39,11 +39,11 @@ int run_verify(const po::variables_map& vm) {
     std::cout << "... and " << report->inconsistencies - report->listed.size() << " more\n";
   const auto& r = *report;
   std::cout << "checked " << r.games << " games (" << r.undecodable << " undecodable), "
-            << r.summaries << " summaries, " << r.positions << " positions, "
-            << r.variation_positions << " variation positions, " << r.position_statistics
-            << " position statistics, " << r.metadata << " metadata keys, " << r.names << " names, "
-            << r.fingerprints << " fingerprints, " << r.duplicates << " duplicates, " << r.rejects
-            << " rejects, " << r.sources << " sources: "
+            << r.summaries << " summaries, " << r.facts << " facts, " << r.positions
+            << " positions, " << r.variation_positions << " variation positions, "
+            << r.position_statistics << " position statistics, " << r.metadata << " metadata keys, "
+            << r.names << " names, " << r.fingerprints << " fingerprints, " << r.duplicates
+            << " duplicates, " << r.rejects << " rejects, " << r.sources << " sources: "
             << (r.consistent() ? std::string("consistent")
                                : std::to_string(r.inconsistencies) + " inconsistencies")
             << '\n';

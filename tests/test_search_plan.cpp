@@ -1,5 +1,5 @@
 // The query planner, linked directly: which index answers a search, in what order the sets are
-// intersected, what is checked on the summaries, and that the counts the plan reports are the
+// intersected, what is checked on the facts, and that the counts the plan reports are the
 // games the search gives. The database is the samples, imported by the real pgndb.
 #include <catch2/catch.hpp>
 
@@ -65,7 +65,7 @@ TEST_CASE("without filters every game is a candidate and passes") {
   CHECK(given == samples_store().game_count());
 }
 
-TEST_CASE("a name answers from the names index; result and ratings are checked on summaries") {
+TEST_CASE("a name answers from the names index; result and ratings are checked on the facts") {
   std::uint64_t given = 0;
   FilterText text;
   text.player = "gukesh";

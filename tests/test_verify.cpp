@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bytes.h"
+#include "fact_group.h"
 #include "pgn/game.h"
 #include "pgndb/index/game_summary.h"
 #include "pgndb/index/store.h"
@@ -194,10 +195,11 @@ TEST_CASE("verify finds freshly imported samples, rejects and duplicates consist
   CHECK(r.duplicates == 100);
   CHECK(r.rejects == 1);
   CHECK(r.summaries == r.games);
+  CHECK(r.facts == r.games);
   CHECK(r.fingerprints == 302);
   CHECK(r.variation_positions > 100);
   CHECK(r.positions > 25000);
-  CHECK(r.metadata > 3000);
+  CHECK(r.metadata > 2000);
   CHECK(r.names > 200);
   CHECK(r.sources == 7);
   // The command: exit 0, a summary line.
@@ -315,6 +317,47 @@ TEST_CASE("verify reports damage to the summaries") {
     INFO(listing(r));
     CHECK(reported(r, "summaries", "game " + std::to_string(first_id + 1) + ": White's Elo"));
     CHECK(r.inconsistencies == 1);
+  }
+}
+
+TEST_CASE("verify reports damage to the facts") {
+  Damaged d;
+  const auto [key, value] = d.first("facts");
+  const std::uint32_t first_id = bytes::read_big_endian32(key);
+  auto group = pgndb::index::facts::GroupView::parse(value);
+  REQUIRE(group);
+  REQUIRE(group->size() > 2);
+  SECTION("a group deleted") {
+    d.remove("facts", key);
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "facts", "no facts of game " + std::to_string(first_id)));
+  }
+  SECTION("a group beyond the games") {
+    d.put("facts", id_key(5000), value);
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "facts", "facts of game 5000: beyond the game count"));
+  }
+  SECTION("one game's result and plies altered") {
+    std::vector<pgndb::index::SearchFacts> games;
+    for (std::size_t i = 0; i < group->size(); ++i) games.push_back(group->at(i));
+    games[2].result = std::uint8_t((games[2].result + 1) % 4);
+    games[2].plies = std::uint16_t(games[2].plies + 3);
+    std::string altered;
+    pgndb::index::facts::encode_group(games, altered);
+    d.put("facts", key, altered);
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "facts", "game " + std::to_string(first_id + 2) + ": result"));
+    CHECK(reported(r, "facts", "game " + std::to_string(first_id + 2) + ": plies"));
+    CHECK(r.inconsistencies == 2);
+  }
+  SECTION("bytes cut off") {
+    d.put("facts", key, value.substr(0, value.size() - 1));
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "facts", "the group of game " + std::to_string(first_id) + " is damaged"));
   }
 }
 

@@ -60,14 +60,10 @@ std::vector<std::string> metadata_keys(const pgn::GameRecord& game) {
   name(Site, "Site", "");
   DateParts date;
   if (parse_date(tag(game, "Date"), date) && date.year > 0) keys.push_back(date_key(date));
-  keys.push_back({char(Result), char(pgn::code_of(pgn::game_result_of(game.result)))});
   const std::string_view eco = tag(game, "ECO");
   const auto digit = [](char c) { return c >= '0' && c <= '9'; };
   if (eco.size() == 3 && eco[0] >= 'A' && eco[0] <= 'E' && digit(eco[1]) && digit(eco[2]))
     keys.push_back(std::string(1, char(Eco)) + std::string(eco));
-  std::string plies(1, char(Plies));
-  put16(plies, unsigned(std::min<std::size_t>(game.moves.size(), 65535)));
-  keys.push_back(std::move(plies));
   return keys;
 }
 

@@ -107,16 +107,11 @@ void add_metadata(const pgn::GameRecord& game, std::vector<std::string>& keys) {
 
   DateParts date;
   if (parse_date(tag_or_empty(game, "Date"), date) && date.year > 0) keys.push_back(date_key(date));
-  keys.push_back({char(Result), char(pgn::code_of(pgn::game_result_of(game.result)))});
 
   const std::string_view eco = tag_or_empty(game, "ECO");
   if (eco.size() == 3 && eco[0] >= 'A' && eco[0] <= 'E' && std::isdigit(std::uint8_t(eco[1])) &&
       std::isdigit(std::uint8_t(eco[2])))
     keys.push_back(std::string(1, char(Eco)) + std::string(eco));
-
-  std::string plies(1, char(Plies));
-  put16(plies, unsigned(std::min<std::size_t>(game.moves.size(), 65535)));
-  keys.push_back(std::move(plies));
 }
 
 // A comment with something beside the commands programs write into every move (clock, time
@@ -179,7 +174,9 @@ PreparedGame prepare_game(const pgn::GameRecord& game) {
   auto& in_variations = prepared.variation_positions;
   std::sort(in_variations.begin(), in_variations.end());
   in_variations.erase(std::unique(in_variations.begin(), in_variations.end()), in_variations.end());
-  encode_summary(summarize(game, opening), prepared.summary);
+  const GameSummary summary = summarize(game, opening);
+  encode_summary(summary, prepared.summary);
+  prepared.facts = summary.facts();
 
   Fingerprint fingerprint;
   fingerprint.add(game.start.key());

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "bytes.h"
+#include "fact_group.h"
 #include "log_file.h"
 #include "pgn/game.h"
 #include "pgn/text.h"
@@ -63,11 +64,13 @@ enum Family {
   Summaries,
   Names,
   VariationPositions,
+  Facts,
   FamilyCount
 };
 constexpr std::string_view family_names[FamilyCount] = {
     "default",      "games",      "rejects",         "positions", "sources", "metadata",
-    "fingerprints", "duplicates", "positions_upper", "summaries", "names",   "variation_positions"};
+    "fingerprints", "duplicates", "positions_upper", "summaries", "names",   "variation_positions",
+    "facts"};
 
 // The main line's position index is two families, the lower and the upper half of the buckets,
 // so that a batch's runs, and a merge of generations, are written by two threads (one table file
@@ -78,13 +81,19 @@ Family position_family(std::uint32_t bucket) {
 bool is_position_family(int f) {
   return f == Positions || f == PositionsUpper || f == VariationPositions;
 }
-// Keyed by game id: a batch's table file overlaps no other's (Store::settle merges them).
-bool is_keyed_by_game(int f) { return f == Games || f == Summaries || f == Duplicates; }
-
 // Summaries are stored in groups of up to this many consecutive games (docs/storage.md,
 // "Summaries"): reading a hundred thousand of them is then a few thousand values, not a
 // hundred thousand keys.
 constexpr std::uint32_t summary_group = 64;
+
+// Keyed by game id: a batch's table file overlaps no other's (Store::settle merges them).
+bool is_keyed_by_game(int f) {
+  return f == Games || f == Summaries || f == Duplicates || f == Facts;
+}
+// Families keyed by the first id of a group of games, which may be below an import's first id.
+std::uint32_t group_size_of(int f) {
+  return f == Summaries ? summary_group : f == Facts ? facts::group_size : 1;
+}
 
 std::string hash_key(std::uint64_t hash) {
   return bytes::big_endian32(std::uint32_t(hash >> 32)) + bytes::big_endian32(std::uint32_t(hash));
@@ -204,12 +213,21 @@ rocksdb::Status put_statistics(rocksdb::SstFileWriter& writer, std::uint32_t gen
   return rocksdb::Status::OK();
 }
 
+// A reader of summaries or facts goes through them in order and reads each block once: its
+// blocks are not put into the block cache, where they would push out the index blocks of other
+// searches.
+rocksdb::ReadOptions bulk_read_options() {
+  rocksdb::ReadOptions options;
+  options.fill_cache = false;
+  return options;
+}
+
 // Reads summaries by id, in ascending order of ids, through one iterator: the group holding
 // an id is found by stepping when it is near, by a seek otherwise.
 class SummaryReader {
  public:
   SummaryReader(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* family)
-      : it_(db.NewIterator(read_options(), family)) {}
+      : it_(db.NewIterator(bulk_read_options(), family)) {}
 
   std::expected<GameSummary, Status> get(std::uint32_t id) {
     if (!(id >= first_ && id - first_ < entries_.size())) {
@@ -256,13 +274,6 @@ class SummaryReader {
     }
     return Status::ok();
   }
-  // A reader goes through the summaries in order and reads each block once: its blocks are not
-  // put into the block cache, where they would push out the index blocks of other searches.
-  static rocksdb::ReadOptions read_options() {
-    rocksdb::ReadOptions options;
-    options.fill_cache = false;
-    return options;
-  }
   std::uint32_t group_start() const { return bytes::read_big_endian32(it_->key().ToStringView()); }
 
   std::unique_ptr<rocksdb::Iterator> it_;
@@ -270,14 +281,63 @@ class SummaryReader {
   std::vector<std::string_view> entries_;
 };
 
-// The one older version a writer upgrades in place, and a reader reads as it is.
-constexpr std::uint32_t upgradable_version = 9;
+// Reads facts by id through one iterator, best in ascending order of ids: the group holding
+// the last id read stays parsed, and the next group is one step away.
+class FactsReader {
+ public:
+  FactsReader(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* family)
+      : it_(db.NewIterator(bulk_read_options(), family)) {}
+
+  std::expected<SearchFacts, Status> get(std::uint32_t id) {
+    if (!(id >= first_ && id - first_ < group_.size())) {
+      if (Status s = find_group(id); !s.is_ok()) return std::unexpected(s);
+      if (!(id >= first_ && id - first_ < group_.size()))
+        return std::unexpected(
+            Status::error(Status::Code::Corruption, pgn::cat("no facts of game ", id)));
+    }
+    return group_.at(id - first_);
+  }
+
+ private:
+  Status find_group(std::uint32_t id) {
+    // Groups follow each other without gaps: the game after this group's last is the next
+    // group's first, one step away; any other is a seek.
+    if (group_.size() > 0 && id == first_ + group_.size()) {
+      it_->Next();
+      if (!(it_->Valid() && group_start() == id)) it_->SeekForPrev(bytes::big_endian32(id));
+    } else {
+      it_->SeekForPrev(bytes::big_endian32(id));
+    }
+    group_ = {};
+    if (!it_->Valid())
+      return it_->status().ok() ? Status::ok() : from_rocksdb(it_->status(), "reading facts");
+    if (it_->key().size() != 4)
+      return Status::error(Status::Code::Corruption, "facts damaged: a key is not a game id");
+    first_ = group_start();
+    // The view reads the iterator's value, which stays valid until the iterator moves.
+    auto group = facts::GroupView::parse(it_->value().ToStringView());
+    if (!group) return group.error();
+    group_ = *group;
+    return Status::ok();
+  }
+  std::uint32_t group_start() const { return bytes::read_big_endian32(it_->key().ToStringView()); }
+
+  std::unique_ptr<rocksdb::Iterator> it_;
+  std::uint32_t first_ = 0;  // the id of the group's first game
+  facts::GroupView group_;
+};
+
+// Older versions a writer upgrades in place (Store::Impl::upgrade); a reader refuses them,
+// naming the command that upgrades.
+bool is_upgradable(std::uint32_t version) { return version == 9 || version == 10; }
 
 Status version_mismatch(const std::string& path, std::uint32_t found) {
   // A database of an older version is rebuilt from its sources: the pgndb that wrote it can
-  // export it (`pgndb export --db OLD -o all.pgn`), and this one imports that file.
+  // export it (`pgndb export --db OLD -o all.pgn`), and this one imports that file. Versions 9
+  // and 10 are upgraded in place by any writer.
   const std::string what =
-      found < schema_version
+      is_upgradable(found) ? pgn::cat("; upgrade it in place: `pgndb compact --db ", path, "`")
+      : found < schema_version
           ? pgn::cat(
                 "; rebuild it: `pgndb import --db NEW FILE...` with its PGN files (or the "
                 "`pgndb export --db ",
@@ -332,8 +392,16 @@ Status check_path(const std::string& path, const rocksdb::DBOptions& db_options,
   std::vector<std::string> existing;
   if (!rocksdb::DB::ListColumnFamilies(db_options, path, &existing).ok()) return Status::ok();
   for (std::string_view name : family_names)
-    if (std::find(existing.begin(), existing.end(), name) == existing.end())
+    if (std::find(existing.begin(), existing.end(), name) == existing.end() &&
+        name != family_names[Facts])
       return other_schema(db_options, path);
+  // Versions 9 and 10 lack the facts family, which the writer adds (Store::Impl::upgrade).
+  if (std::find(existing.begin(), existing.end(), family_names[Facts]) == existing.end()) {
+    const Status other = other_schema(db_options, path);
+    if (other.code() != Status::Code::IncompatibleVersion ||
+        other.message().find("upgrade it in place") == std::string::npos)
+      return other;
+  }
   return Status::ok();
 }
 
@@ -479,6 +547,57 @@ struct Store::Impl {
     bool written[FamilyCount];
     for (int f = 0; f < FamilyCount; ++f) written[f] = bool(contents[f]);
     return ingest_tables(written);
+  }
+
+  // Brings a database of version 9 or 10 to this schema, in place: the facts of every game,
+  // from its summary (the same fields), and the metadata keys of results and plies deleted
+  // (the facts answer those filters). Version 9 lacks the statistics of popular positions too,
+  // which lookups do without and merges add. Killed part-way, it is done again: the facts are
+  // written whole, the deletions repeat, and the version is written last.
+  Status upgrade() {
+    if (games > 0) {
+      TableContent contents[FamilyCount];
+      Status read = Status::ok();
+      contents[Facts] = [this, &read](rocksdb::SstFileWriter& writer) {
+        SummaryReader summaries(*db, families[Summaries]);
+        std::vector<SearchFacts> group;
+        std::string value;
+        rocksdb::Status s;
+        for (std::uint32_t id = 1; s.ok() && id <= games; ++id) {
+          auto summary = summaries.get(id);
+          if (!summary) {
+            read = summary.error();
+            return rocksdb::Status::Aborted("reading the summaries");
+          }
+          group.push_back(summary->facts());
+          if (id % facts::group_size != 0 && id != games) continue;
+          value.clear();
+          facts::encode_group(group, value);
+          s = writer.Put(bytes::big_endian32(id + 1 - std::uint32_t(group.size())), value);
+          group.clear();
+        }
+        return s;
+      };
+      if (Status s = ingest(contents); !s.is_ok()) return read.is_ok() ? s : read;
+    }
+    for (const char retired : {metadata::RetiredResult, metadata::RetiredPlies}) {
+      const std::string from(1, retired), to(1, char(retired + 1));
+      rocksdb::Status s = db->DeleteRange(rocksdb::WriteOptions(), families[Metadata], from, to);
+      if (s.ok()) s = db->Flush(rocksdb::FlushOptions(), families[Metadata]);
+      if (s.ok()) {
+        const rocksdb::Slice begin(from), end(to);
+        rocksdb::CompactRangeOptions options;
+        options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+        s = db->CompactRange(options, families[Metadata], &begin, &end);
+      }
+      if (!s.ok()) return from_rocksdb(s, "deleting the retired metadata keys");
+    }
+    rocksdb::Status s = db->Put(rocksdb::WriteOptions(), families[Default], version_key,
+                                bytes::big_endian32(schema_version));
+    if (s.ok()) s = db->Flush(rocksdb::FlushOptions(), families[Default]);
+    if (!s.ok()) return from_rocksdb(s, "writing the schema version");
+    version = schema_version;
+    return Status::ok();
   }
 
   // --- The position index's generations (position_generations.h) ---
@@ -819,6 +938,7 @@ struct WriteBatch::Impl {
   // The encoded games of the batch one after another, and where each ends (the first has id
   // first_game()). Copied rather than moved in: the strings a worker allocated go back to it.
   PackedStrings games, summaries;
+  std::vector<SearchFacts> facts;
   std::uint32_t first_game() const { return next_game - std::uint32_t(games.size()); }
   // Metadata keys (without the game id) and the ids of the batch's games with each, in id
   // order: a batch has far fewer distinct values than keys, so sorting the values at commit
@@ -842,6 +962,7 @@ void WriteBatch::follow(const WriteBatch& previous) {
   impl_->metadata.clear();
   impl_->games.clear();
   impl_->summaries.clear();
+  impl_->facts.clear();
   for (auto& rows : impl_->rows) rows.clear();
 }
 
@@ -860,6 +981,7 @@ std::uint32_t WriteBatch::add_game(const PreparedGame& game, std::uint32_t dupli
   auto& rows = impl_->rows;
   impl_->games.add(game.encoded);
   impl_->summaries.add(game.summary);
+  impl_->facts.push_back(game.facts);
   for (pgn::Key key : game.positions) impl_->positions.emplace_back(positions::key40_of(key), id);
   for (pgn::Key key : game.variation_positions)
     impl_->variation_positions.emplace_back(positions::key40_of(key), id);
@@ -920,6 +1042,24 @@ Status WriteBatch::commit() {
         do bytes::put_string(value, summaries[i++]);
         while (++id % summary_group != 0 && i < summaries.size());
         s = writer.Put(bytes::big_endian32(first), value);
+      }
+      return s;
+    };
+    contents[Facts] = [this](rocksdb::SstFileWriter& writer) {
+      // Groups as the summaries', ending before multiples of facts::group_size (fact_group.h).
+      const std::vector<SearchFacts>& facts = impl_->facts;
+      std::uint32_t id = impl_->first_game();
+      std::string value;
+      rocksdb::Status s;
+      for (std::size_t i = 0; s.ok() && i < facts.size();) {
+        const std::uint32_t first = id;
+        const std::size_t n = std::min<std::size_t>(
+            facts.size() - i, facts::group_size - (first % facts::group_size));
+        value.clear();
+        facts::encode_group(std::span(facts).subspan(i, n), value);
+        s = writer.Put(bytes::big_endian32(first), value);
+        i += n;
+        id += std::uint32_t(n);
       }
       return s;
     };
@@ -1242,12 +1382,11 @@ Status Store::settle() {
     options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
     for (int f = 0; f < FamilyCount; ++f) {
       if (!is_keyed_by_game(f)) continue;
-      // Summaries are keyed by their group's first id, which may be below the import's first.
-      const std::string group =
-          bytes::big_endian32(impl_->first_new_game / summary_group * summary_group);
-      const rocksdb::Slice group_begin(group);
-      rocksdb::Status s = db.CompactRange(options, impl_->families[f],
-                                          f == Summaries ? &group_begin : &begin, &end);
+      // Groups are keyed by their first id, which may be below the import's first.
+      const std::uint32_t group = group_size_of(f);
+      const std::string group_start = bytes::big_endian32(impl_->first_new_game / group * group);
+      const rocksdb::Slice group_begin(group_start);
+      rocksdb::Status s = db.CompactRange(options, impl_->families[f], &group_begin, &end);
       if (!s.ok()) return from_rocksdb(s, "compacting the games");
     }
   }
@@ -1372,29 +1511,11 @@ char dimension_byte(Store::NameDimension d) {
 
 }  // namespace
 
-std::expected<std::vector<std::uint32_t>, Status> Store::games_in_range(NumberDimension dimension,
-                                                                        std::uint32_t low,
-                                                                        std::uint32_t high) const {
-  // The value's bytes in its key: big-endian, as wide as metadata_keys.h says.
-  std::string from, to;
-  switch (dimension) {
-    case NumberDimension::Date:
-      from = char(metadata::Date) + bytes::big_endian32(low);
-      to = char(metadata::Date) + bytes::big_endian32(high);
-      break;
-    case NumberDimension::Result:
-      if (low > 3) return std::vector<std::uint32_t>();
-      from = {char(metadata::Result), char(low)};
-      to = {char(metadata::Result), char(std::min<std::uint32_t>(high, 3))};
-      break;
-    case NumberDimension::Plies:
-      if (low > 65535) return std::vector<std::uint32_t>();
-      from = std::string(1, metadata::Plies);
-      metadata::put16(from, low);
-      to = std::string(1, metadata::Plies);
-      metadata::put16(to, std::min<std::uint32_t>(high, 65535));
-      break;
-  }
+std::expected<std::vector<std::uint32_t>, Status> Store::games_dated(std::uint32_t low,
+                                                                     std::uint32_t high) const {
+  // The date's bytes in its key: year (2 bytes), month, day, as metadata_keys.h says.
+  const std::string from = char(metadata::Date) + bytes::big_endian32(low);
+  const std::string to = char(metadata::Date) + bytes::big_endian32(high);
   if (low > high) return std::vector<std::uint32_t>();
   return games_with_keys(*impl_->db, impl_->families[Metadata], from, metadata::past_value(to));
 }
@@ -1432,6 +1553,18 @@ Status Store::for_each_summary(
     auto summary = reader.get(id);
     if (!summary) return summary.error();
     each(id, *summary);
+  }
+  return Status::ok();
+}
+
+Status Store::for_each_facts(
+    const std::vector<std::uint32_t>& ids,
+    const std::function<void(std::uint32_t, const SearchFacts&)>& each) const {
+  FactsReader reader(*impl_->db, impl_->families[Facts]);
+  for (const std::uint32_t id : ids) {
+    auto facts = reader.get(id);
+    if (!facts) return facts.error();
+    each(id, *facts);
   }
   return Status::ok();
 }
@@ -1535,6 +1668,9 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     // Fingerprints are hashes too, but their keys' shared prefixes and block headers leave ZSTD
     // a tenth (corpus: 4.9 -> 4.4 MB).
     if (is_position_family(f)) family_options.compression = rocksdb::kNoCompression;
+    // The facts are bit-packed already (fact_group.h), and read in bulk by searches that check
+    // a million candidates: decompressing the summaries for that was two thirds of a search.
+    if (f == Facts) family_options.compression = rocksdb::kNoCompression;
     // The position families are never compacted by RocksDB: each generation is a key range of
     // its own, ingested into the last level and dropped whole when merged (position_generations.h),
     // so there is nothing for RocksDB to merge. Folding every run into one after each import, as
@@ -1640,16 +1776,8 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   } else if (!s.ok()) {
     return std::unexpected(from_rocksdb(s, "reading the schema version"));
   } else if (const std::uint32_t found = value.size() == 4 ? bytes::read_big_endian32(value) : 0;
-             found != schema_version && found != upgradable_version) {
+             found != schema_version && (options.read_only || !is_upgradable(found))) {
     return std::unexpected(version_mismatch(path, found));
-  } else if (found == upgradable_version && !options.read_only) {
-    // Version 9 lacks only the statistics, which a lookup does without (it reads the games of
-    // generations that keep none) and merges add: the number changes, nothing is rewritten.
-    s = impl->db->Put(rocksdb::WriteOptions(), impl->families[Default], version_key,
-                      bytes::big_endian32(schema_version));
-    if (s.ok()) s = impl->db->Flush(rocksdb::FlushOptions(), impl->families[Default]);
-    if (!s.ok()) return std::unexpected(from_rocksdb(s, "writing the schema version"));
-    value = bytes::big_endian32(schema_version);
   }
   impl->version = bytes::read_big_endian32(value);
 
@@ -1672,6 +1800,8 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     impl->first_new_generation[kind] = impl->generations[kind].next_id;
   }
   impl->first_new_game = impl->games + 1;
+  if (impl->version != schema_version)
+    if (Status upgraded = impl->upgrade(); !upgraded.is_ok()) return std::unexpected(upgraded);
   if (!options.read_only) {
     if (Status cleaned = impl->delete_unlisted_generations(); !cleaned.is_ok())
       return std::unexpected(cleaned);

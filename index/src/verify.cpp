@@ -3,10 +3,10 @@
 // Every stored game is decoded and replayed (game_facts.h), and what each family should hold is
 // compared with what it holds, both ways:
 // - games: ids 1..game count, each decodes, and encodes back to the same bytes;
-// - summaries, duplicates: read in id order beside the games (both are keyed by game id), each
-//   summary compared field by field with the game; a duplicate mark must name an earlier game
-//   with the same fingerprint, itself no duplicate, and a game whose fingerprint names an
-//   earlier game must be marked;
+// - summaries, facts, duplicates: read in id order beside the games (all are keyed by game id),
+//   each summary and each game's facts compared field by field with the game; a duplicate mark must
+//   name an earlier game with the same fingerprint, itself no duplicate, and a game whose
+//   fingerprint names an earlier game must be marked;
 // - positions (both halves), variation_positions, metadata, fingerprints: too large to hold and
 //   ordered otherwise than the games (by position key, by value), so each is compared through
 //   digests (entry_digest.h): one pass over the games and one over the family; only where the
@@ -43,6 +43,7 @@
 
 #include "bytes.h"
 #include "entry_digest.h"
+#include "fact_group.h"
 #include "game_facts.h"
 #include "pgn/text.h"
 #include "pgndb/index/game_summary.h"
@@ -134,16 +135,8 @@ std::string describe_value(std::string_view value) {
     case Date:
       if (rest.size() == 4) return "date " + date_text(value);
       break;
-    case Result:
-      if (auto result =
-              rest.size() == 1 ? pgn::game_result_from_code(std::uint8_t(rest[0])) : std::nullopt)
-        return pgn::cat("result ", pgn::to_text(*result));
-      break;
     case Eco:
       if (rest.size() == 3) return "ECO " + quoted(rest);
-      break;
-    case Plies:
-      if (rest.size() == 2) return pgn::cat("plies ", bytes::read_big_endian16(rest));
       break;
   }
   return "key " + hex_bytes(value);
@@ -438,6 +431,60 @@ class Verifier {
     std::size_t at_ = 0;
   };
 
+  // The facts one game at a time, from their groups (fact_group.h).
+  class FactsCursor {
+   public:
+    explicit FactsCursor(Verifier& v) : v_(v), groups_(v.iterator("facts")) { advance(); }
+    bool valid() const { return at_ < group_.size(); }
+    std::uint32_t id() const { return first_ + std::uint32_t(at_); }
+    SearchFacts facts() const { return group_.at(at_); }
+    void advance() {
+      if (++at_ < group_.size()) return;
+      group_ = {};
+      at_ = 0;
+      while (group_.size() == 0 && groups_.next(first_, value_, [&](std::string_view key) {
+        v_.report("facts", pgn::cat("key ", hex_bytes(key), ": not a game id"));
+      })) {
+        auto group = facts::GroupView::parse(value_);
+        if (!group) {
+          v_.report("facts", pgn::cat("the group of game ", first_, " is damaged"));
+          continue;
+        }
+        group_ = *group;
+        const std::uint32_t size = facts::group_size;
+        if (first_ % size + group_.size() > size)
+          v_.report("facts", pgn::cat("the group of game ", first_, " runs past game ",
+                                      first_ / size * size + size,
+                                      " (groups end before multiples of ", size, ")"));
+      }
+    }
+    rocksdb::Status status() const { return groups_.status(); }
+
+   private:
+    Verifier& v_;
+    IdCursor groups_;
+    std::uint32_t first_ = 0;
+    std::string value_;  // the group's bytes, which group_ reads
+    facts::GroupView group_;
+    std::size_t at_ = 0;
+  };
+
+  void compare_facts(std::uint32_t id, const SearchFacts& s, const SearchFacts& game) {
+    auto field = [&](std::string_view name, auto in_index, auto in_game) {
+      if (in_index != in_game)
+        report("facts", pgn::cat("game ", id, ": ", name, " ", in_index,
+                                 " in the facts, the game says ", in_game));
+    };
+    field("result", unsigned(s.result), unsigned(game.result));
+    field("year", s.year, game.year);
+    field("month", unsigned(s.month), unsigned(game.month));
+    field("day", unsigned(s.day), unsigned(game.day));
+    field("White's Elo", s.white_elo, game.white_elo);
+    field("Black's Elo", s.black_elo, game.black_elo);
+    field("plies", s.plies, game.plies);
+    field("annotated", s.annotated, game.annotated);
+  }
+
   void compare_summary(std::uint32_t id, const std::string& stored, const GameSummary& game) {
     auto decoded = decode_summary(stored);
     if (!decoded) {
@@ -511,6 +558,7 @@ class Verifier {
   Status games_pass(Sink& sink) {
     auto it = iterator("games");
     SummaryCursor summaries(*this);
+    FactsCursor stored_facts(*this);
     IdCursor duplicates(iterator("duplicates"));
     std::uint32_t dup_id = 0;
     std::string dup_value;
@@ -573,6 +621,16 @@ class Verifier {
         } else if (present) {
           report("summaries", pgn::cat("no summary of game ", id));
         }
+        // Its facts.
+        for (; stored_facts.valid() && stored_facts.id() < id; stored_facts.advance())
+          report("facts", pgn::cat("second facts of game ", stored_facts.id()));
+        if (stored_facts.valid() && stored_facts.id() == id) {
+          ++report_.facts;
+          if (decoded) compare_facts(id, stored_facts.facts(), f.summary.facts());
+          stored_facts.advance();
+        } else if (present) {
+          report("facts", pgn::cat("no facts of game ", id));
+        }
         // Its duplicate mark.
         std::uint32_t marked = 0;
         for (; dup_valid && dup_id < id; next_duplicate())
@@ -623,11 +681,15 @@ class Verifier {
     for (; summaries.valid(); summaries.advance())
       report("summaries",
              pgn::cat("summary of game ", summaries.id(), ": beyond the game count ", games_));
+    for (; stored_facts.valid(); stored_facts.advance())
+      report("facts",
+             pgn::cat("facts of game ", stored_facts.id(), ": beyond the game count ", games_));
     while (dup_valid) {  // next_duplicate() moves dup_valid
       report("duplicates", pgn::cat("game ", dup_id, ": beyond the game count ", games_));
       next_duplicate();
     }
     if (!summaries.status().ok()) return read_error(summaries.status(), "summaries");
+    if (!stored_facts.status().ok()) return read_error(stored_facts.status(), "facts");
     if (!duplicates.status().ok()) return read_error(duplicates.status(), "duplicates");
     for (auto& s : sinks) sink.merge(*s);
     return Status::ok();

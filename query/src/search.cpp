@@ -83,7 +83,7 @@ std::expected<Ids, Status> games_named(const index::Store& store, Names dimensio
 enum Colour { Any = -1, White = 0, Black = 1 };
 
 // The key a game sorts by (smaller first), with unknown values last.
-std::uint64_t sort_key(Order order, const index::GameSummary& s) {
+std::uint64_t sort_key(Order order, const index::SearchFacts& s) {
   // Values are below 2^32: reversed within that range, they stay below `unknown`.
   constexpr std::uint64_t unknown = ~std::uint64_t(0);
   auto descending = [](std::uint64_t v) { return 0xFFFFFFFFULL - v; };
@@ -174,16 +174,17 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
     }
     sets.push_back(unite(o.as_white, o.as_black));
     names.emplace_back(&o.key == &filters.winner ? "names: winner" : "names: loser");
-    search.check_summary_ = true;
+    search.check_facts_ = true;
     search.plan_.checked.emplace_back(&o.key == &filters.winner ? "winner's colour"
                                                                 : "loser's colour");
   }
-  // Result, date and plies are in each game's summary too. With a more selective index (a
-  // position, a name, an ECO code), they are checked on the candidates' summaries: a decade of
-  // dates or a result is a third of the database, and reading its index range cost more than
-  // the rest of the search.
+  // Result, date and plies are in each game's facts. Results and plies have no index: a result
+  // is a third of the database, and a range of plies rarely less, so checking every game's
+  // facts (a few bytes each, uncompressed) costs less than reading ids. A date has an index,
+  // read when nothing more selective (a position, a name, an ECO code) answers; otherwise the
+  // date is checked on the candidates' facts too: a decade of dates is a third of the
+  // database, and reading its index range cost more than the rest of the search.
   const bool selective = !sets.empty() || filters.eco;
-  using Numbers = index::Store::NumberDimension;
   if (filters.eco) {
     auto ids = store.games_with_eco(filters.eco->from, filters.eco->to);
     if (!ids) return std::unexpected(ids.error());
@@ -192,25 +193,25 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
   }
   struct Ranged {
     std::optional<NumberRange> range;
-    SummaryRange::Field field;
-    Numbers dimension;
+    FactsRange::Field field;
+    bool indexed;
     std::string_view what;
   };
   const std::optional<NumberRange> result =
       filters.result
           ? std::optional(NumberRange{pgn::code_of(*filters.result), pgn::code_of(*filters.result)})
           : std::nullopt;
-  for (const Ranged& r : {Ranged{result, SummaryRange::Result, Numbers::Result, "result"},
-                          Ranged{filters.date, SummaryRange::Date, Numbers::Date, "date"},
-                          Ranged{filters.plies, SummaryRange::Plies, Numbers::Plies, "plies"}}) {
+  for (const Ranged& r : {Ranged{result, FactsRange::Result, false, "result"},
+                          Ranged{filters.date, FactsRange::Date, true, "date"},
+                          Ranged{filters.plies, FactsRange::Plies, false, "plies"}}) {
     if (!r.range) continue;
-    if (selective) {
-      search.summary_ranges_.push_back({r.field, r.range->low, r.range->high});
-      search.check_summary_ = true;
+    if (selective || !r.indexed) {
+      search.facts_ranges_.push_back({r.field, r.range->low, r.range->high});
+      search.check_facts_ = true;
       search.plan_.checked.emplace_back(r.what);
       continue;
     }
-    auto ids = store.games_in_range(r.dimension, r.range->low, r.range->high);
+    auto ids = store.games_dated(r.range->low, r.range->high);
     if (!ids) return std::unexpected(ids.error());
     sets.push_back(std::move(*ids));
     names.push_back(pgn::cat("metadata: ", r.what));
@@ -232,7 +233,7 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
   search.plan_.candidates = search.candidates_ ? search.candidates_->size() : store.game_count();
   if (filters.min_elo || filters.max_elo) search.plan_.checked.emplace_back("ratings");
   if (filters.annotated) search.plan_.checked.emplace_back("annotated");
-  search.check_summary_ |= filters.min_elo || filters.max_elo || filters.annotated;
+  search.check_facts_ |= filters.min_elo || filters.max_elo || filters.annotated;
   if (order != Order::Id) {
     search.plan_.order = order == Order::Date             ? "date"
                          : order == Order::DateDescending ? "date, latest first"
@@ -243,17 +244,16 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
   return search;
 }
 
-bool Search::passes(std::uint32_t id, const index::GameSummary& s) const {
-  for (const SummaryRange& r : summary_ranges_) {
+bool Search::passes(std::uint32_t id, const index::SearchFacts& s) const {
+  for (const FactsRange& r : facts_ranges_) {
     std::uint32_t value = 0;
     switch (r.field) {
-      case SummaryRange::Result: value = s.result; break;
-      case SummaryRange::Date:
+      case FactsRange::Result: value = s.result; break;
+      case FactsRange::Date:
         if (!s.year) return false;  // the date index holds known years only
         value = s.date_number();
         break;
-      case SummaryRange::Plies: value = s.plies; break;
-      case SummaryRange::None: break;
+      case FactsRange::Plies: value = s.plies; break;
     }
     if (value < r.low || value > r.high) return false;
   }
@@ -292,11 +292,9 @@ Ids Search::take_candidates(std::size_t n) {
 Status Search::sort(Order order) {
   std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed;
   const Ids ids = take_candidates(~std::size_t(0));
-  Status s =
-      store_->for_each_summary(ids, [&](std::uint32_t id, const index::GameSummary& summary) {
-        if (!check_summary_ || passes(id, summary))
-          keyed.emplace_back(sort_key(order, summary), id);
-      });
+  Status s = store_->for_each_facts(ids, [&](std::uint32_t id, const index::SearchFacts& facts) {
+    if (!check_facts_ || passes(id, facts)) keyed.emplace_back(sort_key(order, facts), id);
+  });
   if (!s.is_ok()) return s;
   plan_.examined += ids.size();
   plan_.passed += keyed.size();
@@ -306,7 +304,7 @@ Status Search::sort(Order order) {
   for (const auto& [key, id] : keyed) sorted.push_back(id);
   candidates_ = std::move(sorted);
   at_ = 0;
-  check_summary_ = false;  // the sorted candidates passed already
+  check_facts_ = false;  // the sorted candidates passed already
   return Status::ok();
 }
 
@@ -316,7 +314,7 @@ std::expected<std::optional<std::uint32_t>, Status> Search::next() {
     if (chunk.empty()) return std::nullopt;
     chunk_ = std::min<std::size_t>(chunk_ * 2, 16384);
     ready_at_ = 0;
-    if (!check_summary_) {
+    if (!check_facts_) {
       if (plan_.order.empty()) plan_.examined += chunk.size(), plan_.passed += chunk.size();
       ready_ = std::move(chunk);
       continue;
@@ -324,8 +322,8 @@ std::expected<std::optional<std::uint32_t>, Status> Search::next() {
     plan_.examined += chunk.size();
     ready_.clear();
     Status s =
-        store_->for_each_summary(chunk, [&](std::uint32_t id, const index::GameSummary& summary) {
-          if (passes(id, summary)) ready_.push_back(id);
+        store_->for_each_facts(chunk, [&](std::uint32_t id, const index::SearchFacts& facts) {
+          if (passes(id, facts)) ready_.push_back(id);
         });
     if (!s.is_ok()) return std::unexpected(s);
     plan_.passed += ready_.size();
@@ -336,7 +334,7 @@ std::expected<std::optional<std::uint32_t>, Status> Search::next() {
 std::expected<std::uint64_t, Status> Search::count() {
   std::uint64_t n = ready_.size() - ready_at_;
   ready_at_ = ready_.size();
-  if (!check_summary_) {
+  if (!check_facts_) {
     const std::uint64_t total = candidates_ ? candidates_->size() : store_->game_count();
     if (plan_.order.empty()) {
       plan_.examined += total - std::min<std::uint64_t>(at_, total);

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "pgn/position.h"
+#include "pgndb/index/search_facts.h"
 #include "pgndb/index/status.h"
 
 namespace pgndb::index {
@@ -39,6 +40,10 @@ struct GameSummary {
 
   // A sortable date: year, month, day in one number, 0 for unknown parts.
   std::uint32_t date_number() const { return std::uint32_t(year) << 16 | month << 8 | day; }
+  // The facts the facts family keeps of the game.
+  SearchFacts facts() const {
+    return {result, annotated, year, month, day, white_elo, black_elo, plies};
+  }
 };
 
 // The stored form (docs/storage.md, "Summaries") and back; Corruption when the bytes are not a

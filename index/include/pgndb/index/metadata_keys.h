@@ -14,9 +14,11 @@ enum Dimension : char {
   Event = 'e',   // normalised name, 0
   Site = 's',    // normalised name, 0
   Date = 'd',    // year (2 bytes), month, day; 0 for each unknown (`??`) part
-  Result = 'r',  // 0 `*`, 1 `1-0`, 2 `0-1`, 3 `1/2-1/2`
   Eco = 'o',     // the three characters of the ECO code (A00..E99)
-  Plies = 'n',   // main-line plies (2 bytes, at most 65535)
+  // Up to schema 10, also 'r' (result) and 'n' (plies): the facts family answers them now
+  // (search_facts.h), and an upgrade deletes their keys.
+  RetiredResult = 'r',
+  RetiredPlies = 'n',
 };
 
 inline void put16(std::string& out, unsigned v) {

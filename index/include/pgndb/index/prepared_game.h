@@ -12,6 +12,7 @@
 
 #include "pgn/game_record.h"
 #include "pgn/types.h"
+#include "pgndb/index/search_facts.h"
 
 namespace pgndb::index {
 
@@ -32,6 +33,8 @@ struct PreparedGame {
   std::uint64_t fingerprint = 0;
   // The game's summary in its stored form (game_summary.h).
   std::string summary;
+  // Its result, date, ratings and plies, as the facts family keeps them (search_facts.h).
+  SearchFacts facts;
 };
 
 [[nodiscard]] PreparedGame prepare_game(const pgn::GameRecord& game);

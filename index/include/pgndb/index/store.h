@@ -25,7 +25,7 @@ namespace pgndb::index {
 // hold (docs/storage.md). 9: position runs are bit-packed in 2^18 buckets (8: byte-aligned in
 // 2^16) and compacted by tiers. 10: generations may keep statistics of popular positions (a
 // database of version 9 is upgraded in place by the first writer: it only lacks them).
-inline constexpr std::uint32_t schema_version = 10;
+inline constexpr std::uint32_t schema_version = 11;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path
@@ -173,12 +173,10 @@ class Store {
       const pgn::Position& position) const;
   // The metadata index (docs/storage.md, "Metadata") asked in typed values; each is one range
   // scan, and the ids come ascending.
-  // A dimension whose values are numbers: a date as GameSummary::date_number() (year << 16 |
-  // month << 8 | day, 0 for an unknown part), a result as pgn::code_of, main-line plies.
-  enum class NumberDimension { Date, Result, Plies };
-  // The games whose value is in [low, high].
-  [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_in_range(
-      NumberDimension dimension, std::uint32_t low, std::uint32_t high) const;
+  // The games whose date, as SearchFacts::date_number() (year << 16 | month << 8 | day, 0 for
+  // an unknown part), is in [low, high].
+  [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_dated(
+      std::uint32_t low, std::uint32_t high) const;
   // The games whose ECO code is in [from, to] (three characters each, A00..E99).
   [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_with_eco(
       std::string_view from, std::string_view to) const;
@@ -198,6 +196,11 @@ class Store {
   [[nodiscard]] Status for_each_summary(
       const std::vector<std::uint32_t>& ids,
       const std::function<void(std::uint32_t, const GameSummary&)>& each) const;
+  // Calls `each(id, facts)` for each of `ids` (ascending), in one pass over the facts
+  // (search_facts.h): what a search checks of a million candidates.
+  [[nodiscard]] Status for_each_facts(
+      const std::vector<std::uint32_t>& ids,
+      const std::function<void(std::uint32_t, const SearchFacts&)>& each) const;
 
   // Every main-line occurrence of `position` (compared by pgn::repetition_key: placement, side,
   // castling rights, en passant only where a capture is legal), in game order. Transpositions

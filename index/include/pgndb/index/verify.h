@@ -40,6 +40,7 @@ struct VerifyReport {
   std::uint64_t metadata = 0;             // metadata keys
   std::uint64_t names = 0;
   std::uint64_t summaries = 0;
+  std::uint64_t facts = 0;
   std::uint64_t fingerprints = 0;
   std::uint64_t duplicates = 0;
   std::uint64_t sources = 0;

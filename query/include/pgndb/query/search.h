@@ -1,8 +1,8 @@
 // A search over a database: the games that pass every filter, one at a time. The planner asks
-// the indexes that can answer a filter (position, names, result, ECO, date, plies), starting
-// from the most selective, intersects their answers, and checks what no index answers
-// (ratings, annotations, a winner's or a loser's colour) on the candidates' summaries, read a
-// chunk at a time.
+// the indexes that can answer a filter (position, names, ECO, date), starting from the most
+// selective, intersects their answers, and checks the rest (result, plies, ratings,
+// annotations, a winner's or a loser's colour, a date beside a more selective index) on the
+// candidates' facts (search_facts.h), read a chunk at a time.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "pgndb/index/game_summary.h"
+#include "pgndb/index/search_facts.h"
 #include "pgndb/index/status.h"
 #include "pgndb/index/store.h"
 #include "pgndb/query/filters.h"
@@ -20,7 +20,7 @@ namespace pgndb::query {
 
 // How a search found its games (`pgndb find --explain`): the indexes that answered, each with
 // the games it gave, in the order they were intersected; the candidates left; what was checked on
-// each candidate's summary; and, as the search goes on, how many candidates were examined and how
+// each candidate's facts; and, as the search goes on, how many candidates were examined and how
 // many passed.
 struct Plan {
   struct Step {
@@ -30,7 +30,7 @@ struct Plan {
   std::vector<Step> steps;
   bool every_game = false;  // no index answered: every game is a candidate
   std::uint64_t candidates = 0;
-  std::vector<std::string> checked;  // filters checked on the summaries
+  std::vector<std::string> checked;  // filters checked on the facts
   std::string order;                 // empty for id order
   std::uint64_t examined = 0, passed = 0;
 };
@@ -41,8 +41,8 @@ enum class Order { Id, Date, DateDescending, Elo, EloDescending };
 
 class Search {
  public:
-  // Plans the search; the store must outlive it. An order other than Id reads the summaries
-  // of all the candidates before the first game is given.
+  // Plans the search; the store must outlive it. An order other than Id reads the facts of
+  // all the candidates before the first game is given.
   [[nodiscard]] static std::expected<Search, index::Status> start(const index::Store& store,
                                                                   const Filters& filters,
                                                                   Order order = Order::Id);
@@ -57,8 +57,8 @@ class Search {
  private:
   using Ids = std::vector<std::uint32_t>;
   Search(const index::Store& store, const Filters& filters) : store_(&store), filters_(filters) {}
-  // Whether a candidate passes the filters its summary answers.
-  bool passes(std::uint32_t id, const index::GameSummary& summary) const;
+  // Whether a candidate passes the filters its facts answer.
+  bool passes(std::uint32_t id, const index::SearchFacts& facts) const;
   // The next candidates (at most `n`), in order.
   Ids take_candidates(std::size_t n);
   [[nodiscard]] index::Status sort(Order order);
@@ -68,17 +68,17 @@ class Search {
   // Candidates from the indexes, ascending (or in the order asked); without any, every game
   // 1..game_count().
   std::optional<Ids> candidates_;
-  std::size_t at_ = 0;          // next candidate (index into candidates_, or id - 1)
-  bool check_summary_ = false;  // a filter needs each candidate's summary
+  std::size_t at_ = 0;        // next candidate (index into candidates_, or id - 1)
+  bool check_facts_ = false;  // a filter needs each candidate's facts
   // The games a name matched as White and as Black, for --winner and --loser (ascending).
   Ids winner_white_, winner_black_, loser_white_, loser_black_;
-  // Filters with an index checked on the summaries instead (Search::start says when): the
-  // value, as the index key orders it, in [low, high].
-  struct SummaryRange {
-    enum Field { None, Result, Date, Plies } field;
+  // Ranges checked on the facts (Search::start says when): the value in [low, high], a date
+  // as SearchFacts::date_number().
+  struct FactsRange {
+    enum Field { Result, Date, Plies } field;
     std::uint32_t low, high;
   };
-  std::vector<SummaryRange> summary_ranges_;
+  std::vector<FactsRange> facts_ranges_;
   // Candidates that passed, not given yet.
   Ids ready_;
   std::size_t ready_at_ = 0;

@@ -1,0 +1,296 @@
+// The facts searches check (result, date, ratings, plies, annotated; search_facts.h): their
+// bit-packed groups (index/src/fact_group.h), searches that check them against the games' own
+// tags read here, and the upgrade that adds them to a database of schema 10.
+#include <rocksdb/db.h>
+#include <catch2/catch.hpp>
+
+#include <charconv>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "fact_group.h"
+#include "pgndb/index/store.h"
+#include "pgndb/index/verify.h"
+#include "pgndb/query/filters.h"
+#include "pgndb/query/search.h"
+#include "support.h"
+
+namespace fs = std::filesystem;
+using pgndb::index::SearchFacts;
+using pgndb::index::Store;
+namespace facts = pgndb::index::facts;
+
+namespace {
+
+std::vector<SearchFacts> decoded(const std::string& bytes) {
+  auto group = facts::GroupView::parse(bytes);
+  REQUIRE(group);
+  std::vector<SearchFacts> out;
+  for (std::size_t i = 0; i < group->size(); ++i) out.push_back(group->at(i));
+  return out;
+}
+
+// Games as archives hold them: ratings often missing, partial dates, results of every kind;
+// with `extreme`, any 16-bit value in every field that holds one.
+SearchFacts random_facts(std::mt19937& random, bool extreme) {
+  auto pick = [&](std::uint32_t low, std::uint32_t high) {
+    return std::uniform_int_distribution<std::uint32_t>(low, high)(random);
+  };
+  SearchFacts f;
+  f.result = std::uint8_t(pick(0, 3));
+  f.annotated = pick(0, 9) == 0;
+  if (extreme) {
+    f.year = std::uint16_t(pick(0, 65535));
+    f.month = std::uint8_t(pick(0, 255));
+    f.day = std::uint8_t(pick(0, 255));
+    f.white_elo = std::uint16_t(pick(0, 65535));
+    f.black_elo = std::uint16_t(pick(0, 65535));
+    f.plies = std::uint16_t(pick(0, 65535));
+    return f;
+  }
+  f.year = pick(0, 5) == 0 ? 0 : std::uint16_t(pick(1950, 2025));
+  f.month = f.year && pick(0, 3) ? std::uint8_t(pick(1, 12)) : 0;
+  f.day = f.month && pick(0, 3) ? std::uint8_t(pick(1, 31)) : 0;
+  f.white_elo = pick(0, 2) == 0 ? 0 : std::uint16_t(pick(1800, 2850));
+  f.black_elo = pick(0, 2) == 0 ? 0 : std::uint16_t(pick(1800, 2850));
+  f.plies = std::uint16_t(pick(0, 300));
+  return f;
+}
+
+// The value of a numeric tag, 0 when it is not a number below 65,536 (as docs/query.md says
+// ratings are read).
+unsigned number_tag(const pgn::GameRecord& game, std::string_view name) {
+  const std::string* text = game.tag(name);
+  unsigned v = 0;
+  if (!text) return 0;
+  auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), v);
+  return error == std::errc() && end == text->data() + text->size() && v < 65536 ? v : 0;
+}
+
+// The samples, imported in batches of 50 (groups of facts end at batch ends); once per run.
+const fs::path& samples_database() {
+  static pgndb::test::TempDir dir;
+  static const fs::path db = [] {
+    const fs::path samples = fs::path(PGNDB_SOURCE_DIR) / "samples";
+    const auto r =
+        pgndb::test::run_command(std::string(PGNDB_BINARY) + " import --batch 50 --db '" +
+                                 (dir / "db").string() + "' '" + samples.string() + "'/*.pgn 2>&1");
+    INFO(r.out);
+    REQUIRE(r.exit_code == 0);
+    return dir / "db";
+  }();
+  return db;
+}
+
+std::vector<std::uint32_t> found(const Store& store, const pgndb::query::FilterText& text) {
+  auto filters = pgndb::query::parse_filters(text);
+  REQUIRE(filters);
+  auto search = pgndb::query::Search::start(store, *filters);
+  REQUIRE(search);
+  std::vector<std::uint32_t> ids;
+  for (;;) {
+    auto id = search->next();
+    REQUIRE(id);
+    if (!*id) return ids;
+    ids.push_back(**id);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a group of facts reads back every field of every game") {
+  std::mt19937 random(20261201);
+  for (const std::size_t n : {1, 2, 3, 7, 64, 1000, 4096}) {
+    for (const bool extreme : {false, true}) {
+      INFO("games " << n << (extreme ? ", any 16-bit values" : ""));
+      std::vector<SearchFacts> games;
+      for (std::size_t i = 0; i < n; ++i) games.push_back(random_facts(random, extreme));
+      std::string bytes;
+      facts::encode_group(games, bytes);
+      CHECK(decoded(bytes) == games);
+    }
+  }
+  // Columns the same all over take no bits: 4,096 games of one day, unrated, not annotated,
+  // all draws of 40 plies, are a header and the padding.
+  SearchFacts same;
+  same.result = 3;
+  same.year = 2024;
+  same.month = 5;
+  same.day = 17;
+  same.plies = 40;
+  const std::vector<SearchFacts> alike(4096, same);
+  std::string bytes;
+  facts::encode_group(alike, bytes);
+  CHECK(bytes.size() < 40);
+  CHECK(decoded(bytes) == alike);
+  // Ratings of 0 and 1,800-2,850 take 11 bits each, not 12 (0 is kept apart from the base).
+  std::vector<SearchFacts> rated(1000);
+  for (std::size_t i = 0; i < rated.size(); ++i)
+    rated[i].white_elo = i % 3 == 0 ? 0 : std::uint16_t(1800 + i);
+  bytes.clear();
+  facts::encode_group(rated, bytes);
+  CHECK(bytes.size() < 1000 * 11 / 8 + 40);
+  CHECK(decoded(bytes) == rated);
+}
+
+TEST_CASE("a damaged group of facts is refused, not misread") {
+  std::mt19937 random(7);
+  std::vector<SearchFacts> games;
+  for (int i = 0; i < 100; ++i) games.push_back(random_facts(random, false));
+  std::string bytes;
+  facts::encode_group(games, bytes);
+  REQUIRE(facts::GroupView::parse(bytes));
+  CHECK_FALSE(facts::GroupView::parse(""));
+  CHECK_FALSE(facts::GroupView::parse(bytes.substr(0, bytes.size() - 1)));
+  CHECK_FALSE(facts::GroupView::parse(bytes + '\0'));
+  // A count of 0, and a count beyond what the bytes hold.
+  CHECK_FALSE(facts::GroupView::parse(std::string(1, '\0') + bytes.substr(1)));
+  CHECK_FALSE(facts::GroupView::parse(std::string(1, char(101)) + bytes.substr(1)));
+  // The result column (after the count) made 17 bits wide: no field is wider than 16.
+  std::string wide = bytes;
+  wide[2] = char(17);
+  CHECK_FALSE(facts::GroupView::parse(wide));
+  // A result column whose base and width could decode a result above 3.
+  std::string big = bytes;
+  big[1] = char(3);
+  big[2] = char(2);
+  CHECK_FALSE(facts::GroupView::parse(big));
+}
+
+TEST_CASE("searches checked on the facts give the games the tags say") {
+  auto store = Store::open(samples_database().string(), {.create_if_missing = false});
+  REQUIRE(store);
+  // Each game's values, read from its tags and moves here.
+  struct Expected {
+    std::uint32_t id;
+    std::string result;
+    unsigned white_elo, black_elo, plies, year;
+  };
+  std::vector<Expected> games;
+  for (std::uint32_t id = 1; id <= store->game_count(); ++id) {
+    auto game = store->game(id);
+    REQUIRE(game);
+    const std::string* date = game->tag("Date");
+    unsigned year = 0;
+    if (date && date->size() >= 4) std::from_chars(date->data(), date->data() + 4, year);
+    games.push_back({id, game->result, number_tag(*game, "WhiteElo"), number_tag(*game, "BlackElo"),
+                     unsigned(game->moves.size()), year});
+  }
+  auto expected = [&](auto&& passes) {
+    std::vector<std::uint32_t> ids;
+    for (const Expected& g : games)
+      if (passes(g)) ids.push_back(g.id);
+    return ids;
+  };
+  pgndb::query::FilterText text;
+  for (const char* result : {"1-0", "0-1", "1/2-1/2", "*"}) {
+    INFO(result);
+    text = {};
+    text.result = result;
+    CHECK(found(*store, text) == expected([&](const Expected& g) { return g.result == result; }));
+  }
+  text = {};
+  text.min_plies = 80;
+  text.max_plies = 120;
+  CHECK(found(*store, text) ==
+        expected([](const Expected& g) { return g.plies >= 80 && g.plies <= 120; }));
+  const auto strong = expected([](const Expected& g) {
+    return g.white_elo >= 2300 && g.black_elo >= 2300 && g.result == "1-0";
+  });
+  CHECK(!strong.empty());
+  text = {};
+  text.result = "1-0";
+  text.min_elo = 2300;
+  CHECK(found(*store, text) == strong);
+  const auto band = expected([](const Expected& g) {
+    return g.white_elo >= 2300 && g.black_elo >= 2300 && g.white_elo <= 2500 &&
+           g.black_elo <= 2500 && g.result == "0-1";
+  });
+  CHECK(!band.empty());
+  text.result = "0-1";
+  text.max_elo = 2500;
+  CHECK(found(*store, text) == band);
+  // A player's games: the names index answers, the facts check the date and the plies.
+  text = {};
+  text.player = "Tal";
+  const auto tal = found(*store, text);
+  REQUIRE(tal.size() > 50);
+  text.date = "1950..1960";
+  text.max_plies = 80;
+  const auto tal_late_short = found(*store, text);
+  std::vector<std::uint32_t> expected_tal;
+  for (std::uint32_t id : tal) {
+    const Expected& g = games[id - 1];
+    if (g.year >= 1950 && g.year <= 1960 && g.plies <= 80) expected_tal.push_back(id);
+  }
+  CHECK(!expected_tal.empty());
+  CHECK(tal_late_short == expected_tal);
+}
+
+// Schema 10 had no facts family, and kept results and plies in the metadata index. A reader
+// refuses it, naming the command that upgrades; a writer upgrades it in place.
+TEST_CASE("a database of schema 10 is upgraded in place by a writer, and verifies") {
+  pgndb::test::TempDir dir;
+  const fs::path db = dir / "old";
+  fs::copy(samples_database(), db, fs::copy_options::recursive);
+  std::vector<std::uint32_t> draws_before;
+  pgndb::query::FilterText draws;
+  draws.result = "1/2-1/2";
+  {
+    auto store = Store::open(db.string(), {.create_if_missing = false});
+    REQUIRE(store);
+    draws_before = found(*store, draws);
+  }
+  {
+    // What schema 10 held: no facts; a result and a plies key for each game.
+    std::vector<std::string> names;
+    REQUIRE(rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), db.string(), &names).ok());
+    std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+    for (const auto& name : names) descriptors.emplace_back(name, rocksdb::ColumnFamilyOptions());
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;
+    rocksdb::DB* raw = nullptr;
+    REQUIRE(rocksdb::DB::Open(rocksdb::DBOptions(), db.string(), descriptors, &handles, &raw).ok());
+    std::unique_ptr<rocksdb::DB> rdb(raw);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (names[i] == "facts") REQUIRE(rdb->DropColumnFamily(handles[i]).ok());
+      if (names[i] == "metadata")
+        for (std::uint32_t id = 1; id <= 302; ++id) {
+          const std::string game = {char(id >> 24), char(id >> 16), char(id >> 8), char(id)};
+          REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[i], "r\x03" + game, "").ok());
+          REQUIRE(
+              rdb->Put(rocksdb::WriteOptions(), handles[i], std::string("n\0\x28", 3) + game, "")
+                  .ok());
+        }
+      if (names[i] == "default")
+        REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[i], "meta:schema_version",
+                         std::string("\0\0\0\x0A", 4))
+                    .ok());
+    }
+    for (auto* h : handles) REQUIRE(rdb->DestroyColumnFamilyHandle(h).ok());
+  }
+  auto reader = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
+  REQUIRE_FALSE(reader);
+  CHECK(reader.error().code() == pgndb::index::Status::Code::IncompatibleVersion);
+  CHECK_THAT(reader.error().message(),
+             Catch::Contains("holds schema version 10, this pgndb reads version 11; upgrade it "
+                             "in place: `pgndb compact --db " +
+                             db.string() + "`"));
+  {
+    auto writer = Store::open(db.string(), {.create_if_missing = false});
+    REQUIRE(writer);
+    CHECK(writer->version() == pgndb::index::schema_version);
+  }
+  auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
+  REQUIRE(store);
+  CHECK(found(*store, draws) == draws_before);
+  // The facts equal the games, and the metadata holds no key of results or plies.
+  auto report = pgndb::index::verify_store(*store);
+  REQUIRE(report);
+  std::string listed;
+  for (const auto& p : report->listed) listed += p.family + ": " + p.text + "\n";
+  INFO(listed);
+  CHECK(report->consistent());
+  CHECK(report->facts == 302);
+}
