@@ -35,6 +35,9 @@ int run_compact(const po::variables_map& vm) {
     std::cerr << "pgndb compact: " << store.error().message() << '\n';
     return Usage;
   }
+  if (store->upgraded_from())
+    std::cerr << "pgndb compact: upgraded " << path << " from schema version "
+              << store->upgraded_from() << " to " << index::schema_version << '\n';
   const std::uint64_t before = bytes_on_disk(path);
   if (auto s = store->compact(); !s.is_ok()) {
     std::cerr << "pgndb compact: " << s.message() << '\n';

@@ -92,6 +92,9 @@ int run_import(const po::variables_map& vm) {
     std::cerr << "pgndb import: " << store.error().message() << '\n';
     return Usage;
   }
+  if (store->upgraded_from())
+    std::cerr << "pgndb import: upgraded " << db_path << " from schema version "
+              << store->upgraded_from() << " to " << index::schema_version << '\n';
   const std::string progress_mode = vm["progress"].as<std::string>();
   if (progress_mode != "auto" && progress_mode != "always" && progress_mode != "never") {
     std::cerr << "pgndb import: --progress must be auto, always or never\n";

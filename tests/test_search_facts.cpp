@@ -281,6 +281,7 @@ TEST_CASE("a database of schema 10 is upgraded in place by a writer, and verifie
     auto writer = Store::open(db.string(), {.create_if_missing = false});
     REQUIRE(writer);
     CHECK(writer->version() == pgndb::index::schema_version);
+    CHECK(writer->upgraded_from() == 10);
   }
   auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
   REQUIRE(store);

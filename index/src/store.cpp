@@ -474,6 +474,7 @@ struct Store::Impl {
   std::vector<rocksdb::ColumnFamilyOptions> family_options;
   std::vector<rocksdb::ColumnFamilyHandle*> families;
   std::uint32_t version = 0;
+  std::uint32_t upgraded_from = 0;       // Store::upgraded_from
   std::uint32_t games = 0, rejects = 0;  // committed counts
   // The names family's values of each name dimension, read once (a store opened read-only sees
   // no later import; a writer's commit empties it).
@@ -580,22 +581,28 @@ struct Store::Impl {
       };
       if (Status s = ingest(contents); !s.is_ok()) return read.is_ok() ? s : read;
     }
-    for (const char retired : {metadata::RetiredResult, metadata::RetiredPlies}) {
+    // Both ranges deleted, then one compaction over both (the metadata's files span every
+    // dimension: compacting each range alone rewrote them twice).
+    rocksdb::Status deleted;
+    for (const char retired : {metadata::RetiredPlies, metadata::RetiredResult}) {
       const std::string from(1, retired), to(1, char(retired + 1));
-      rocksdb::Status s = db->DeleteRange(rocksdb::WriteOptions(), families[Metadata], from, to);
-      if (s.ok()) s = db->Flush(rocksdb::FlushOptions(), families[Metadata]);
-      if (s.ok()) {
-        const rocksdb::Slice begin(from), end(to);
-        rocksdb::CompactRangeOptions options;
-        options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
-        s = db->CompactRange(options, families[Metadata], &begin, &end);
-      }
-      if (!s.ok()) return from_rocksdb(s, "deleting the retired metadata keys");
+      if (deleted.ok())
+        deleted = db->DeleteRange(rocksdb::WriteOptions(), families[Metadata], from, to);
     }
+    if (deleted.ok()) deleted = db->Flush(rocksdb::FlushOptions(), families[Metadata]);
+    if (deleted.ok()) {
+      const std::string from(1, metadata::RetiredPlies), to(1, char(metadata::RetiredResult + 1));
+      const rocksdb::Slice begin(from), end(to);
+      rocksdb::CompactRangeOptions options;
+      options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+      deleted = db->CompactRange(options, families[Metadata], &begin, &end);
+    }
+    if (!deleted.ok()) return from_rocksdb(deleted, "deleting the retired metadata keys");
     rocksdb::Status s = db->Put(rocksdb::WriteOptions(), families[Default], version_key,
                                 bytes::big_endian32(schema_version));
     if (s.ok()) s = db->Flush(rocksdb::FlushOptions(), families[Default]);
     if (!s.ok()) return from_rocksdb(s, "writing the schema version");
+    upgraded_from = version;
     version = schema_version;
     return Status::ok();
   }
@@ -1210,6 +1217,8 @@ WriteBatch Store::begin_batch() {
   batch->next_reject = impl_->rejects + 1;
   return WriteBatch(std::move(batch));
 }
+
+std::uint32_t Store::upgraded_from() const { return impl_->upgraded_from; }
 
 std::expected<pgn::GameRecord, Status> Store::game(std::uint32_t id) const {
   auto bytes = impl_->read_game(id);

@@ -120,6 +120,8 @@ class Store {
 
   // The schema version recorded in the database.
   std::uint32_t version() const;
+  // The version this writer upgraded the database from when it opened it (0: none).
+  std::uint32_t upgraded_from() const;
 
   // A batch that writes into this store. Batches must be committed one at a time, in the order
   // they were begun (ids are given at add_game()).
