@@ -1442,11 +1442,17 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_at(const pgn::Pos
   std::vector<std::uint32_t> ids;
   std::vector<positions::Entry> run;
   std::string value;
-  // One run per generation; the games of different generations are different games.
-  for (const positions::Generation& g : generations.live)
+  // One run per generation; the games of different generations are different games. Each
+  // run gives its games ascending, and a later generation's usually follow an earlier one's:
+  // merged as they come (sorting 900,000 ids was a tenth of a search at 2 M games).
+  for (const positions::Generation& g : generations.live) {
+    const std::size_t before = ids.size();
     if (Status s = impl_->add_games_at(family, g.id, bucket, suffix, ids, run, value); !s.is_ok())
       return std::unexpected(s);
-  std::sort(ids.begin(), ids.end());
+    const auto middle = ids.begin() + std::ptrdiff_t(before);
+    if (before > 0 && middle != ids.end() && *middle < *(middle - 1))
+      std::inplace_merge(ids.begin(), middle, ids.end());
+  }
   return ids;
 }
 
