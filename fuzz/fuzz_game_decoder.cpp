@@ -1,16 +1,21 @@
-// The stored-game and summary decoders on any bytes: values read from disk are untrusted.
+// The stored-game, summary and facts decoders on any bytes: values read from disk are untrusted.
 //
 // Checks: a game that decodes encodes to bytes that decode to a game encoding to the same
 // bytes (the stored form of what the decoder returns is a fixed point), and its header decoder
 // agrees on the tags and the result; the decoded game's moves can be written as PGN. A summary
 // that decodes encodes to the very bytes it came from (the summary format has one form per
-// value), and its opening codes can be followed from the start position.
+// value), and its opening codes can be followed from the start position. A group of facts
+// that parses reads every game's facts within bounds, and encodes to a group that reads back
+// the same facts.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
+#include <vector>
+
 #include "check.h"
+#include "fact_group.h"
 #include "pgn/writer.h"
 #include "pgndb/index/game_codec.h"
 #include "pgndb/index/game_summary.h"
@@ -51,11 +56,25 @@ void check_summary(std::string_view bytes) {
   }
 }
 
+void check_facts(std::string_view bytes) {
+  auto group = pgndb::index::facts::GroupView::parse(bytes);
+  if (!group) return;
+  std::vector<pgndb::index::SearchFacts> games;
+  for (std::size_t i = 0; i < group->size(); ++i) games.push_back(group->at(i));
+  std::string encoded;
+  pgndb::index::facts::encode_group(games, encoded);
+  auto again = pgndb::index::facts::GroupView::parse(encoded);
+  FUZZ_CHECK(again);
+  FUZZ_CHECK(again->size() == games.size());
+  for (std::size_t i = 0; i < games.size(); ++i) FUZZ_CHECK(again->at(i) == games[i]);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   check_game(bytes);
   check_summary(bytes);
+  check_facts(bytes);
   return 0;
 }

@@ -9,7 +9,9 @@
 #include <iterator>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "fact_group.h"
 #include "pgn/fen.h"
 #include "pgn/movegen.h"
 #include "pgn/reader.h"
@@ -64,6 +66,9 @@ void seeds_of_game(SeedWriter& out, const pgn::ReplayVisitor& game, int n) {
   const pgndb::index::PreparedGame prepared = pgndb::index::prepare_game(record);
   out.write("fuzz_game_decoder", prepared.encoded);
   out.write("fuzz_game_decoder", prepared.summary);
+  std::string facts;
+  pgndb::index::facts::encode_group(std::vector{prepared.facts, prepared.facts}, facts);
+  out.write("fuzz_game_decoder", facts);
 
   // Positions along the main line, a few plies apart.
   pgn::Position pos = record.start;
