@@ -36,9 +36,11 @@ void declare_verify(po::options_description&, po::positional_options_description
 int run_verify(const po::variables_map&);
 void declare_compact(po::options_description&, po::positional_options_description&);
 int run_compact(const po::variables_map&);
+void declare_upgrade(po::options_description&, po::positional_options_description&);
+int run_upgrade(const po::variables_map&);
 
 std::span<const Command> commands() {
-  static const std::array<Command, 12> all = {{
+  static const std::array<Command, 13> all = {{
       {"check", "replay every game and report each problem as FILE:LINE:COL", "pgndb check FILE...",
        declare_check, run_check},
       {"normalize", "rewrite games in PGN export format (canonical SAN, NAGs, 80 columns)",
@@ -64,6 +66,8 @@ std::span<const Command> commands() {
        "pgndb verify --db DIR [--limit N] [--quiet]", declare_verify, run_verify},
       {"compact", "rewrite the database whole: smallest, fastest to search (readers go on)",
        "pgndb compact --db DIR", declare_compact, run_compact},
+      {"upgrade", "convert a database of an older schema (9, 10) to this one, in place",
+       "pgndb upgrade --db DIR", declare_upgrade, run_upgrade},
       {"perft", "count the leaf nodes of the legal move tree (move generator check)",
        "pgndb perft [--fen FEN] --depth N [--divide]", declare_perft, run_perft},
   }};

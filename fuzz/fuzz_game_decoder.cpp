@@ -5,8 +5,8 @@
 // agrees on the tags and the result; the decoded game's moves can be written as PGN. A summary
 // that decodes encodes to the very bytes it came from (the summary format has one form per
 // value), and its opening codes can be followed from the start position. A group of facts
-// that parses reads every game's facts within bounds, and encodes to a group that reads back
-// the same facts.
+// that parses reads every game's facts within bounds (a result within 0-3), and encodes to a
+// group that reads back the same facts.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -60,7 +60,11 @@ void check_facts(std::string_view bytes) {
   auto group = pgndb::index::facts::GroupView::parse(bytes);
   if (!group) return;
   std::vector<pgndb::index::SearchFacts> games;
-  for (std::size_t i = 0; i < group->size(); ++i) games.push_back(group->at(i));
+  for (std::size_t i = 0; i < group->size(); ++i) {
+    games.push_back(group->at(i));
+    // What the fields may hold, as the game codec and the calendar's bytes have it.
+    FUZZ_CHECK(games.back().result <= 3);
+  }
   std::string encoded;
   pgndb::index::facts::encode_group(games, encoded);
   auto again = pgndb::index::facts::GroupView::parse(encoded);

@@ -140,8 +140,8 @@ TEST_CASE("a database of another schema version: one line naming both versions, 
   const fs::path db = dir / "db", old = dir / "old";
   database_of_version(db, 99);
   database_of_version(old, 8);
-  for (const std::string command :
-       {"import", "find", "tree", "export", "show", "stats", "verify", "rejects", "compact"}) {
+  for (const std::string command : {"import", "find", "tree", "export", "show", "stats", "verify",
+                                    "rejects", "compact", "upgrade"}) {
     INFO(command);
     const std::string tail = command == "import" ? " " + samples + "/Morphy-100.pgn"
                              : command == "show" ? std::string(" 1")

@@ -84,6 +84,29 @@ const fs::path& samples_database() {
   return db;
 }
 
+// The samples 14 times over (each copy a file of its own, its games marked duplicates): 4,228
+// games, so that groups of facts meet multiples of 4,096 and batch ends. Once per run.
+const fs::path& copies_database() {
+  static pgndb::test::TempDir dir;
+  static const fs::path db = [] {
+    const std::string samples =
+        pgndb::test::pgn_files_joined(fs::path(PGNDB_SOURCE_DIR) / "samples");
+    std::string files;
+    for (int copy = 0; copy < 14; ++copy) {
+      const fs::path file = dir / ("copy" + std::to_string(copy) + ".pgn");
+      pgndb::test::write_file(file, "% copy " + std::to_string(copy) + "\n" + samples);
+      files += " '" + file.string() + "'";
+    }
+    const auto r =
+        pgndb::test::run_command(std::string(PGNDB_BINARY) + " import --batch 1000 --db '" +
+                                 (dir / "db").string() + "'" + files + " 2>&1");
+    INFO(r.out);
+    REQUIRE(r.exit_code == 0);
+    return dir / "db";
+  }();
+  return db;
+}
+
 std::vector<std::uint32_t> found(const Store& store, const pgndb::query::FilterText& text) {
   auto filters = pgndb::query::parse_filters(text);
   REQUIRE(filters);
@@ -148,6 +171,11 @@ TEST_CASE("a damaged group of facts is refused, not misread") {
   // A count of 0, and a count beyond what the bytes hold.
   CHECK_FALSE(facts::GroupView::parse(std::string(1, '\0') + bytes.substr(1)));
   CHECK_FALSE(facts::GroupView::parse(std::string(1, char(101)) + bytes.substr(1)));
+  // The result column's base made 2: its stored 3s would decode to result 4.
+  std::string past = bytes;
+  REQUIRE(past[1] == char(1));
+  past[1] = char(2);
+  CHECK_FALSE(facts::GroupView::parse(past));
   // The result column (after the count) made 17 bits wide: no field is wider than 16.
   std::string wide = bytes;
   wide[2] = char(17);
@@ -229,20 +257,25 @@ TEST_CASE("searches checked on the facts give the games the tags say") {
   CHECK(tal_late_short == expected_tal);
 }
 
-// Schema 10 had no facts family, and kept results and plies in the metadata index. A reader
-// refuses it, naming the command that upgrades; a writer upgrades it in place.
-TEST_CASE("a database of schema 10 is upgraded in place by a writer, and verifies") {
+// Schemas 9 and 10 had no facts family, and kept results and plies in the metadata index. A
+// reader refuses them, naming the command that upgrades; a writer upgrades them in place.
+TEST_CASE("a database of schema 9 or 10 is upgraded in place by a writer, and verifies") {
+  const int old_version = GENERATE(9, 10);
+  INFO("schema " << old_version);
   pgndb::test::TempDir dir;
   const fs::path db = dir / "old";
-  fs::copy(samples_database(), db, fs::copy_options::recursive);
+  fs::copy(copies_database(), db, fs::copy_options::recursive);
+  std::uint32_t games = 0;
   std::vector<std::uint32_t> draws_before;
   pgndb::query::FilterText draws;
   draws.result = "1/2-1/2";
   {
-    auto store = Store::open(db.string(), {.create_if_missing = false});
+    auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
     REQUIRE(store);
+    games = store->game_count();
     draws_before = found(*store, draws);
   }
+  REQUIRE(games > 4096);
   {
     // What schema 10 held: no facts; a result and a plies key for each game.
     std::vector<std::string> names;
@@ -256,7 +289,7 @@ TEST_CASE("a database of schema 10 is upgraded in place by a writer, and verifie
     for (std::size_t i = 0; i < names.size(); ++i) {
       if (names[i] == "facts") REQUIRE(rdb->DropColumnFamily(handles[i]).ok());
       if (names[i] == "metadata")
-        for (std::uint32_t id = 1; id <= 302; ++id) {
+        for (std::uint32_t id = 1; id <= games; ++id) {
           const std::string game = {char(id >> 24), char(id >> 16), char(id >> 8), char(id)};
           REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[i], "r\x03" + game, "").ok());
           REQUIRE(
@@ -265,7 +298,7 @@ TEST_CASE("a database of schema 10 is upgraded in place by a writer, and verifie
         }
       if (names[i] == "default")
         REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[i], "meta:schema_version",
-                         std::string("\0\0\0\x0A", 4))
+                         std::string("\0\0\0", 3) + char(old_version))
                     .ok());
     }
     for (auto* h : handles) REQUIRE(rdb->DestroyColumnFamilyHandle(h).ok());
@@ -274,15 +307,19 @@ TEST_CASE("a database of schema 10 is upgraded in place by a writer, and verifie
   REQUIRE_FALSE(reader);
   CHECK(reader.error().code() == pgndb::index::Status::Code::IncompatibleVersion);
   CHECK_THAT(reader.error().message(),
-             Catch::Contains("holds schema version 10, this pgndb reads version 11; upgrade it "
-                             "in place: `pgndb compact --db " +
+             Catch::Contains("holds schema version " + std::to_string(old_version) +
+                             ", this pgndb reads version 11; upgrade it in place: `pgndb upgrade "
+                             "--db " +
                              db.string() + "`"));
-  {
-    auto writer = Store::open(db.string(), {.create_if_missing = false});
-    REQUIRE(writer);
-    CHECK(writer->version() == pgndb::index::schema_version);
-    CHECK(writer->upgraded_from() == 10);
-  }
+  const auto upgrade =
+      pgndb::test::run_command(std::string(PGNDB_BINARY) + " upgrade --db '" + db.string() + "'");
+  CHECK(upgrade.exit_code == 0);
+  CHECK_THAT(upgrade.out,
+             Catch::Contains("from schema version " + std::to_string(old_version) + " to 11"));
+  const auto again =
+      pgndb::test::run_command(std::string(PGNDB_BINARY) + " upgrade --db '" + db.string() + "'");
+  CHECK(again.exit_code == 0);
+  CHECK_THAT(again.out, Catch::Contains("nothing to do"));
   auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
   REQUIRE(store);
   CHECK(found(*store, draws) == draws_before);
@@ -293,5 +330,5 @@ TEST_CASE("a database of schema 10 is upgraded in place by a writer, and verifie
   for (const auto& p : report->listed) listed += p.family + ": " + p.text + "\n";
   INFO(listed);
   CHECK(report->consistent());
-  CHECK(report->facts == 302);
+  CHECK(report->facts == games);
 }

@@ -93,6 +93,15 @@ std::expected<GroupView, Status> GroupView::parse(std::string_view bytes) {
     c.bits = at;
     at += (view.size_ * c.width + 7) / 8;
   }
+  // A column whose width could hold a value past its field's largest (base + 2^width - 2 >
+  // max, as a base of 1,000 and 16 bits of years can) is read whole here, once: no value in it
+  // may decode past the largest, which at() would truncate.
+  for (std::size_t f = 0; f < field_count; ++f) {
+    const Column& c = view.columns_[f];
+    if (c.width == 0 || c.base + ((std::uint64_t(1) << c.width) - 2) <= field_max[f]) continue;
+    for (std::size_t i = 0; i < view.size_; ++i)
+      if (view.value(Field(f), i) > field_max[f]) return damaged();
+  }
   return view;
 }
 

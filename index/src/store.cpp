@@ -26,6 +26,7 @@
 
 #include "bytes.h"
 #include "fact_group.h"
+#include "game_facts.h"
 #include "log_file.h"
 #include "pgn/game.h"
 #include "pgn/text.h"
@@ -336,7 +337,7 @@ Status version_mismatch(const std::string& path, std::uint32_t found) {
   // export it (`pgndb export --db OLD -o all.pgn`), and this one imports that file. Versions 9
   // and 10 are upgraded in place by any writer.
   const std::string what =
-      is_upgradable(found) ? pgn::cat("; upgrade it in place: `pgndb compact --db ", path, "`")
+      is_upgradable(found) ? pgn::cat("; upgrade it in place: `pgndb upgrade --db ", path, "`")
       : found < schema_version
           ? pgn::cat(
                 "; rebuild it: `pgndb import --db NEW FILE...` with its PGN files (or the "
@@ -350,19 +351,33 @@ Status version_mismatch(const std::string& path, std::uint32_t found) {
 
 // The error for a database whose column families are not this schema's: another version
 // (named, read from its default family) or not a pgndb database.
-Status other_schema(const rocksdb::DBOptions& options, const std::string& path) {
+// The schema version stored in the default family of the database at `path`, read without
+// opening its other families.
+std::expected<std::uint32_t, Status> stored_version(const rocksdb::DBOptions& options,
+                                                    const std::string& path) {
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s = rocksdb::DB::OpenForReadOnly(
       options, path, {rocksdb::ColumnFamilyDescriptor()}, &handles, &raw);
-  if (!s.ok()) return from_rocksdb(s, "opening " + path);
+  if (!s.ok()) return std::unexpected(from_rocksdb(s, "opening " + path));
   std::unique_ptr<rocksdb::DB> db(raw);
   std::string value;
   s = db->Get(rocksdb::ReadOptions(), handles[0], version_key, &value);
   for (auto* h : handles) db->DestroyColumnFamilyHandle(h).PermitUncheckedError();
   if (!s.ok() || value.size() != 4)
-    return Status::error(Status::Code::Corruption, path + " is not a pgndb database");
-  return version_mismatch(path, bytes::read_big_endian32(value));
+    return std::unexpected(
+        Status::error(Status::Code::Corruption, path + " is not a pgndb database"));
+  return bytes::read_big_endian32(value);
+}
+
+Status other_schema(const rocksdb::DBOptions& options, const std::string& path) {
+  auto version = stored_version(options, path);
+  if (!version) return version.error();
+  if (*version == schema_version)  // this version, a family missing
+    return Status::error(Status::Code::Corruption,
+                         pgn::cat(path, " is damaged: a column family of schema version ",
+                                  schema_version, " is missing"));
+  return version_mismatch(path, *version);
 }
 
 // What `path` holds, checked before RocksDB touches it: a writer must not create a database
@@ -397,10 +412,8 @@ Status check_path(const std::string& path, const rocksdb::DBOptions& db_options,
       return other_schema(db_options, path);
   // Versions 9 and 10 lack the facts family, which the writer adds (Store::Impl::upgrade).
   if (std::find(existing.begin(), existing.end(), family_names[Facts]) == existing.end()) {
-    const Status other = other_schema(db_options, path);
-    if (other.code() != Status::Code::IncompatibleVersion ||
-        other.message().find("upgrade it in place") == std::string::npos)
-      return other;
+    auto version = stored_version(db_options, path);
+    if (!version || !is_upgradable(*version)) return other_schema(db_options, path);
   }
   return Status::ok();
 }
@@ -554,7 +567,9 @@ struct Store::Impl {
   // from its summary (the same fields), and the metadata keys of results and plies deleted
   // (the facts answer those filters). Version 9 lacks the statistics of popular positions too,
   // which lookups do without and merges add. Killed part-way, it is done again: the facts are
-  // written whole, the deletions repeat, and the version is written last.
+  // written whole, the deletions repeat, and the version is written last. A database stopped
+  // part-way has the facts family already, so the pgndb that wrote it can no longer open it:
+  // only this one finishes the upgrade.
   Status upgrade() {
     if (games > 0) {
       TableContent contents[FamilyCount];
@@ -566,12 +581,23 @@ struct Store::Impl {
         rocksdb::Status s;
         for (std::uint32_t id = 1; s.ok() && id <= games; ++id) {
           auto summary = summaries.get(id);
-          if (!summary) {
-            read = summary.error();
-            return rocksdb::Status::Aborted("reading the summaries");
+          if (summary) {
+            group.push_back(summary->facts());
+          } else {
+            // A summary damaged or missing: the facts from the game itself (verify reports
+            // the summary).
+            std::string stored;
+            rocksdb::Status got =
+                db->Get(rocksdb::ReadOptions(), families[Games], bytes::big_endian32(id), &stored);
+            GameFacts from_game = got.ok() ? game_facts(id, stored) : GameFacts{};
+            if (!got.ok() || !from_game.error.empty()) {
+              read = summary.error();
+              return rocksdb::Status::Aborted("reading the summaries");
+            }
+            group.push_back(from_game.summary.facts());
           }
-          group.push_back(summary->facts());
-          if (id % facts::group_size != 0 && id != games) continue;
+          // A group ends before a multiple of group_size (fact_group.h).
+          if ((id + 1) % facts::group_size != 0 && id != games) continue;
           value.clear();
           facts::encode_group(group, value);
           s = writer.Put(bytes::big_endian32(id + 1 - std::uint32_t(group.size())), value);
@@ -1391,7 +1417,8 @@ Status Store::settle() {
     options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
     for (int f = 0; f < FamilyCount; ++f) {
       if (!is_keyed_by_game(f)) continue;
-      // Groups are keyed by their first id, which may be below the import's first.
+      // Groups are keyed by their first id: from the group holding the import's first game
+      // (a batch's groups start at the batch's first id; the range may take in one more).
       const std::uint32_t group = group_size_of(f);
       const std::string group_start = bytes::big_endian32(impl_->first_new_game / group * group);
       const rocksdb::Slice group_begin(group_start);
