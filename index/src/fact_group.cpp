@@ -14,9 +14,18 @@ constexpr std::size_t field_count = 8;
 constexpr std::size_t padding = 7;
 constexpr std::size_t max_games = 65536;
 
-std::array<std::uint32_t, field_count> fields_of(const SearchFacts& r) {
-  return {r.result, r.annotated ? 1u : 0u, r.year,      r.month,
-          r.day,    r.white_elo,           r.black_elo, r.plies};
+// Field f of a game's facts, in the columns' order (fact_group.h).
+std::uint32_t field_of(const SearchFacts& r, std::size_t f) {
+  switch (f) {
+    case 0: return r.result;
+    case 1: return r.annotated ? 1 : 0;
+    case 2: return r.year;
+    case 3: return r.month;
+    case 4: return r.day;
+    case 5: return r.white_elo;
+    case 6: return r.black_elo;
+    default: return r.plies;
+  }
 }
 
 // The largest value each field may hold: a column of a damaged group decoding above it is
@@ -33,7 +42,7 @@ void encode_group(std::span<const SearchFacts> games, std::string& out) {
     std::uint32_t low = 0, high = 0;
     bool zeros = false;
     for (const SearchFacts& g : games) {
-      const std::uint32_t v = fields_of(g)[f];
+      const std::uint32_t v = field_of(g, f);
       zeros |= v == 0;
       if (v == 0) continue;
       low = low == 0 ? v : std::min(low, v);
@@ -52,7 +61,7 @@ void encode_group(std::span<const SearchFacts> games, std::string& out) {
     if (width[f] == 0) continue;
     auto* column = reinterpret_cast<std::uint8_t*>(out.data() + start);
     for (std::size_t i = 0; i < games.size(); ++i) {
-      const std::uint32_t v = fields_of(games[i])[f];
+      const std::uint32_t v = field_of(games[i], f);
       const std::uint32_t stored = v == 0 ? 0 : v - base[f] + 1;
       const std::size_t bit = i * width[f];
       // At most 16 bits from bit 0-7 of a byte: three bytes at most.

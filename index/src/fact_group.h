@@ -29,6 +29,10 @@ namespace pgndb::index::facts {
 // The games of one group at most: a group ends before an id that is a multiple of this, or
 // where an import batch ends.
 inline constexpr std::uint32_t group_size = 4096;
+// The most games a group whose first game is `first` may hold: the rule above, in one place.
+inline constexpr std::size_t group_capacity(std::uint32_t first) {
+  return group_size - first % group_size;
+}
 
 // Appends the group of `games` (1..65,536 of them) to `out`.
 void encode_group(std::span<const SearchFacts> games, std::string& out);

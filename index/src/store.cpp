@@ -570,6 +570,16 @@ struct Store::Impl {
   // written whole, the deletions repeat, and the version is written last. A database stopped
   // part-way has the facts family already, so the pgndb that wrote it can no longer open it:
   // only this one finishes the upgrade.
+  // Writes this schema's version. Into a table file at once: every write after this one is an
+  // ingested table file, so the write-ahead log stays empty, and a reader opening the database
+  // beside an importer (which may be replaying and deleting that log) never misses anything.
+  Status write_schema_version() {
+    rocksdb::Status s = db->Put(rocksdb::WriteOptions(), families[Default], version_key,
+                                bytes::big_endian32(schema_version));
+    if (s.ok()) s = db->Flush(rocksdb::FlushOptions(), families[Default]);
+    return s.ok() ? Status::ok() : from_rocksdb(s, "writing the schema version");
+  }
+
   Status upgrade() {
     if (games > 0) {
       TableContent contents[FamilyCount];
@@ -586,21 +596,19 @@ struct Store::Impl {
           } else {
             // A summary damaged or missing: the facts from the game itself (verify reports
             // the summary).
-            std::string stored;
-            rocksdb::Status got =
-                db->Get(rocksdb::ReadOptions(), families[Games], bytes::big_endian32(id), &stored);
-            GameFacts from_game = got.ok() ? game_facts(id, stored) : GameFacts{};
-            if (!got.ok() || !from_game.error.empty()) {
+            auto stored = read_game(id);
+            GameFacts from_game = stored ? game_facts(id, *stored) : GameFacts{};
+            if (!stored || !from_game.error.empty()) {
               read = summary.error();
               return rocksdb::Status::Aborted("reading the summaries");
             }
             group.push_back(from_game.summary.facts());
           }
-          // A group ends before a multiple of group_size (fact_group.h).
-          if ((id + 1) % facts::group_size != 0 && id != games) continue;
+          const std::uint32_t first = id + 1 - std::uint32_t(group.size());
+          if (group.size() < facts::group_capacity(first) && id != games) continue;
           value.clear();
           facts::encode_group(group, value);
-          s = writer.Put(bytes::big_endian32(id + 1 - std::uint32_t(group.size())), value);
+          s = writer.Put(bytes::big_endian32(first), value);
           group.clear();
         }
         return s;
@@ -624,10 +632,7 @@ struct Store::Impl {
       deleted = db->CompactRange(options, families[Metadata], &begin, &end);
     }
     if (!deleted.ok()) return from_rocksdb(deleted, "deleting the retired metadata keys");
-    rocksdb::Status s = db->Put(rocksdb::WriteOptions(), families[Default], version_key,
-                                bytes::big_endian32(schema_version));
-    if (s.ok()) s = db->Flush(rocksdb::FlushOptions(), families[Default]);
-    if (!s.ok()) return from_rocksdb(s, "writing the schema version");
+    if (Status written = write_schema_version(); !written.is_ok()) return written;
     upgraded_from = version;
     version = schema_version;
     return Status::ok();
@@ -1086,8 +1091,7 @@ Status WriteBatch::commit() {
       rocksdb::Status s;
       for (std::size_t i = 0; s.ok() && i < facts.size();) {
         const std::uint32_t first = id;
-        const std::size_t n = std::min<std::size_t>(
-            facts.size() - i, facts::group_size - (first % facts::group_size));
+        const std::size_t n = std::min(facts.size() - i, facts::group_capacity(first));
         value.clear();
         facts::encode_group(std::span(facts).subspan(i, n), value);
         s = writer.Put(bytes::big_endian32(first), value);
@@ -1807,14 +1811,8 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   if (s.IsNotFound() && options.read_only) {
     return std::unexpected(Status::error(Status::Code::NotFound, "no database at " + path));
   } else if (s.IsNotFound()) {
-    s = impl->db->Put(rocksdb::WriteOptions(), impl->families[Default], version_key,
-                      bytes::big_endian32(schema_version));
-    if (!s.ok()) return std::unexpected(from_rocksdb(s, "writing the schema version"));
-    // Into a table file at once: every write after this one is an ingested table file, so the
-    // write-ahead log stays empty, and a reader opening the database beside an importer (which
-    // may be replaying and deleting that log) never misses anything.
-    s = impl->db->Flush(rocksdb::FlushOptions(), impl->families[Default]);
-    if (!s.ok()) return std::unexpected(from_rocksdb(s, "writing the schema version"));
+    if (Status written = impl->write_schema_version(); !written.is_ok())
+      return std::unexpected(written);
   } else if (!s.ok()) {
     return std::unexpected(from_rocksdb(s, "reading the schema version"));
   } else if (const std::uint32_t found = value.size() == 4 ? bytes::read_big_endian32(value) : 0;

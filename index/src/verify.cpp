@@ -451,11 +451,10 @@ class Verifier {
           continue;
         }
         group_ = *group;
-        const std::uint32_t size = facts::group_size;
-        if (first_ % size + group_.size() > size)
-          v_.report("facts", pgn::cat("the group of game ", first_, " runs past game ",
-                                      first_ / size * size + size,
-                                      " (groups end before multiples of ", size, ")"));
+        if (const std::size_t capacity = facts::group_capacity(first_); group_.size() > capacity)
+          v_.report("facts",
+                    pgn::cat("the group of game ", first_, " runs past game ", first_ + capacity,
+                             " (groups end before multiples of ", facts::group_size, ")"));
       }
     }
     rocksdb::Status status() const { return groups_.status(); }
@@ -469,11 +468,14 @@ class Verifier {
     std::size_t at_ = 0;
   };
 
-  void compare_facts(std::uint32_t id, const SearchFacts& s, const SearchFacts& game) {
+  // The fields summaries and facts both hold, compared with the game's; `family` and `what`
+  // name the stored side ("summaries", "the summary").
+  void compare_facts(std::string_view family, std::string_view what, std::uint32_t id,
+                     const SearchFacts& s, const SearchFacts& game) {
     auto field = [&](std::string_view name, auto in_index, auto in_game) {
       if (in_index != in_game)
-        report("facts", pgn::cat("game ", id, ": ", name, " ", in_index,
-                                 " in the facts, the game says ", in_game));
+        report(family, pgn::cat("game ", id, ": ", name, " ", in_index, " in ", what,
+                                ", the game says ", in_game));
     };
     field("result", unsigned(s.result), unsigned(game.result));
     field("year", s.year, game.year);
@@ -492,20 +494,10 @@ class Verifier {
       return;
     }
     const GameSummary& s = *decoded;
-    auto field = [&](std::string_view name, auto in_index, auto in_game) {
-      if (in_index != in_game)
-        report("summaries", pgn::cat("game ", id, ": ", name, " ", in_index,
-                                     " in the summary, the game says ", in_game));
-    };
-    field("result", unsigned(s.result), unsigned(game.result));
-    field("year", s.year, game.year);
-    field("month", unsigned(s.month), unsigned(game.month));
-    field("day", unsigned(s.day), unsigned(game.day));
-    field("White's Elo", s.white_elo, game.white_elo);
-    field("Black's Elo", s.black_elo, game.black_elo);
-    field("plies", s.plies, game.plies);
-    field("annotated", s.annotated, game.annotated);
-    field("standard start", s.standard_start, game.standard_start);
+    compare_facts("summaries", "the summary", id, s.facts(), game.facts());
+    if (s.standard_start != game.standard_start)
+      report("summaries", pgn::cat("game ", id, ": standard start ", s.standard_start,
+                                   " in the summary, the game says ", game.standard_start));
     const std::string_view codes(reinterpret_cast<const char*>(s.opening.data()), s.opening_length),
         game_codes(reinterpret_cast<const char*>(game.opening.data()), game.opening_length);
     if (codes != game_codes)
@@ -626,7 +618,8 @@ class Verifier {
           report("facts", pgn::cat("second facts of game ", stored_facts.id()));
         if (stored_facts.valid() && stored_facts.id() == id) {
           ++report_.facts;
-          if (decoded) compare_facts(id, stored_facts.facts(), f.summary.facts());
+          if (decoded)
+            compare_facts("facts", "the facts", id, stored_facts.facts(), f.summary.facts());
           stored_facts.advance();
         } else if (present) {
           report("facts", pgn::cat("no facts of game ", id));
