@@ -1,4 +1,5 @@
-// The stored-game, summary and facts decoders on any bytes: values read from disk are untrusted.
+// The stored-game, summary, facts and name-list decoders on any bytes: values read from disk
+// are untrusted.
 //
 // Checks: a game that decodes encodes to bytes that decode to a game encoding to the same
 // bytes (the stored form of what the decoder returns is a fixed point), and its header decoder
@@ -6,7 +7,8 @@
 // that decodes encodes to the very bytes it came from (the summary format has one form per
 // value), and its opening codes can be followed from the start position. A group of facts
 // that parses reads every game's facts within bounds (a result within 0-3), and encodes to a
-// group that reads back the same facts.
+// group that reads back the same facts. A fragment's list of name numbers that decodes is
+// strictly ascending, above 0, and encodes to bytes that decode to the same list.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -16,6 +18,7 @@
 
 #include "check.h"
 #include "fact_group.h"
+#include "name_index.h"
 #include "pgn/writer.h"
 #include "pgndb/index/game_codec.h"
 #include "pgndb/index/game_summary.h"
@@ -73,6 +76,17 @@ void check_facts(std::string_view bytes) {
   for (std::size_t i = 0; i < games.size(); ++i) FUZZ_CHECK(again->at(i) == games[i]);
 }
 
+void check_name_list(std::string_view bytes) {
+  std::vector<std::uint32_t> numbers;
+  if (!pgndb::index::name_index::decode_numbers(bytes, numbers)) return;
+  for (std::size_t i = 0; i < numbers.size(); ++i)
+    FUZZ_CHECK(numbers[i] > 0 && (i == 0 || numbers[i] > numbers[i - 1]));
+  std::string encoded;
+  pgndb::index::name_index::encode_numbers(numbers, encoded);
+  std::vector<std::uint32_t> again;
+  FUZZ_CHECK(pgndb::index::name_index::decode_numbers(encoded, again) && again == numbers);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -80,5 +94,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_game(bytes);
   check_summary(bytes);
   check_facts(bytes);
+  check_name_list(bytes);
   return 0;
 }

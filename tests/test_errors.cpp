@@ -151,7 +151,7 @@ TEST_CASE("a database of another schema version: one line naming both versions, 
     // An older database: the message names the command that rebuilds it.
     check_one_line_error(shell(dir, pgndb + " " + command + " --db " + q(old) + tail),
                          old.string() +
-                             " holds schema version 8, this pgndb reads version 11; rebuild it: "
+                             " holds schema version 8, this pgndb reads version 12; rebuild it: "
                              "`pgndb import --db NEW FILE...`");
   }
 }

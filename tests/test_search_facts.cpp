@@ -257,27 +257,34 @@ TEST_CASE("searches checked on the facts give the games the tags say") {
   CHECK(tal_late_short == expected_tal);
 }
 
-// Schemas 9 and 10 had no facts family, and kept results and plies in the metadata index. A
-// reader refuses them, naming the command that upgrades; a writer upgrades them in place.
-TEST_CASE("a database of schema 9 or 10 is upgraded in place by a writer, and verifies") {
-  const int old_version = GENERATE(9, 10);
+// Schemas 9 and 10 had no facts family, and kept results and plies in the metadata index;
+// schemas 9 to 11 had no name index, no numbers for names and no counts of them. A reader
+// refuses them, naming the command that upgrades; a writer upgrades them in place.
+TEST_CASE("a database of schema 9, 10 or 11 is upgraded in place by a writer, and verifies") {
+  const int old_version = GENERATE(9, 10, 11);
   INFO("schema " << old_version);
   pgndb::test::TempDir dir;
   const fs::path db = dir / "old";
   fs::copy(copies_database(), db, fs::copy_options::recursive);
   std::uint32_t games = 0;
-  std::vector<std::uint32_t> draws_before;
-  pgndb::query::FilterText draws;
+  std::vector<std::uint32_t> draws_before, named_before;
+  pgndb::query::FilterText draws, named;
   draws.result = "1/2-1/2";
+  named.player = "morph";
+  std::uint64_t players = 0;
   {
     auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
     REQUIRE(store);
     games = store->game_count();
     draws_before = found(*store, draws);
+    named_before = found(*store, named);
+    players = store->stats()->players;
   }
+  REQUIRE(!named_before.empty());
   REQUIRE(games > 4096);
   {
-    // What schema 10 held: no facts; a result and a plies key for each game.
+    // What schema 10 held: no facts; a result and a plies key for each game. What schema 11
+    // held: no name index, names without numbers, no counts of names.
     std::vector<std::string> names;
     REQUIRE(rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), db.string(), &names).ok());
     std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
@@ -287,6 +294,22 @@ TEST_CASE("a database of schema 9 or 10 is upgraded in place by a writer, and ve
     REQUIRE(rocksdb::DB::Open(rocksdb::DBOptions(), db.string(), descriptors, &handles, &raw).ok());
     std::unique_ptr<rocksdb::DB> rdb(raw);
     for (std::size_t i = 0; i < names.size(); ++i) {
+      if (names[i] == "name_index") REQUIRE(rdb->DropColumnFamily(handles[i]).ok());
+      if (names[i] == "names") {
+        std::unique_ptr<rocksdb::Iterator> it(rdb->NewIterator(rocksdb::ReadOptions(), handles[i]));
+        std::vector<std::string> keys;
+        for (it->SeekToFirst(); it->Valid(); it->Next()) keys.push_back(it->key().ToString());
+        for (const auto& key : keys)
+          REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[i], key, "").ok());
+      }
+      if (names[i] == "default") {
+        for (const char* counter : {"meta:player_count", "meta:name_count"})
+          REQUIRE(rdb->Delete(rocksdb::WriteOptions(), handles[i], counter).ok());
+        REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[i], "meta:schema_version",
+                         std::string("\0\0\0", 3) + char(old_version))
+                    .ok());
+      }
+      if (old_version == 11) continue;
       if (names[i] == "facts") REQUIRE(rdb->DropColumnFamily(handles[i]).ok());
       if (names[i] == "metadata")
         for (std::uint32_t id = 1; id <= games; ++id) {
@@ -296,10 +319,6 @@ TEST_CASE("a database of schema 9 or 10 is upgraded in place by a writer, and ve
               rdb->Put(rocksdb::WriteOptions(), handles[i], std::string("n\0\x28", 3) + game, "")
                   .ok());
         }
-      if (names[i] == "default")
-        REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[i], "meta:schema_version",
-                         std::string("\0\0\0", 3) + char(old_version))
-                    .ok());
     }
     for (auto* h : handles) REQUIRE(rdb->DestroyColumnFamilyHandle(h).ok());
   }
@@ -308,14 +327,14 @@ TEST_CASE("a database of schema 9 or 10 is upgraded in place by a writer, and ve
   CHECK(reader.error().code() == pgndb::index::Status::Code::IncompatibleVersion);
   CHECK_THAT(reader.error().message(),
              Catch::Contains("holds schema version " + std::to_string(old_version) +
-                             ", this pgndb reads version 11; upgrade it in place: `pgndb upgrade "
+                             ", this pgndb reads version 12; upgrade it in place: `pgndb upgrade "
                              "--db " +
                              db.string() + "`"));
   const auto upgrade =
       pgndb::test::run_command(std::string(PGNDB_BINARY) + " upgrade --db '" + db.string() + "'");
   CHECK(upgrade.exit_code == 0);
   CHECK_THAT(upgrade.out,
-             Catch::Contains("from schema version " + std::to_string(old_version) + " to 11"));
+             Catch::Contains("from schema version " + std::to_string(old_version) + " to 12"));
   const auto again =
       pgndb::test::run_command(std::string(PGNDB_BINARY) + " upgrade --db '" + db.string() + "'");
   CHECK(again.exit_code == 0);
@@ -323,6 +342,8 @@ TEST_CASE("a database of schema 9 or 10 is upgraded in place by a writer, and ve
   auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
   REQUIRE(store);
   CHECK(found(*store, draws) == draws_before);
+  CHECK(found(*store, named) == named_before);
+  CHECK(store->stats()->players == players);
   // The facts equal the games, and the metadata holds no key of results or plies.
   auto report = pgndb::index::verify_store(*store);
   REQUIRE(report);

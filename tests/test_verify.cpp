@@ -14,6 +14,7 @@
 
 #include "bytes.h"
 #include "fact_group.h"
+#include "name_index.h"
 #include "pgn/game.h"
 #include "pgndb/index/game_summary.h"
 #include "pgndb/index/store.h"
@@ -131,6 +132,8 @@ class Damaged {
     for (const auto& name : names) {
       rocksdb::ColumnFamilyOptions options;
       options.disable_auto_compactions = true;  // the damage stays as it was written
+      if (name == "name_index")
+        options.merge_operator = pgndb::index::name_index::posting_merge_operator();
       descriptors.emplace_back(name, options);
     }
     std::vector<rocksdb::ColumnFamilyHandle*> handles;
@@ -532,24 +535,30 @@ TEST_CASE("verify reports damage to the metadata and names") {
     CHECK(reported(r, "metadata", player + ": value is not empty"));
   }
   SECTION("a name deleted") {
+    const std::string number = d.get("names", "p" + name + '\0');
     d.remove("names", "p" + name + '\0');
     const auto r = d.verify();
     INFO(listing(r));
     CHECK(reported(r, "names", "player '" + name + "': missing"));
-    CHECK(r.inconsistencies == 1);
+    // The name index still has it, and the player count counts it.
+    CHECK(reported(r, "name_index",
+                   "name number " + std::to_string(bytes::read_big_endian32(number)) +
+                       " (player '" + name + "'): the names family says otherwise"));
+    CHECK(reported(r, "default", "meta:player_count is "));
   }
   SECTION("a name added") {
-    d.put("names", std::string("ezzz nowhere") + '\0', "");
+    d.put("names", std::string("ezzz nowhere") + '\0', id_key(1));
     const auto r = d.verify();
     INFO(listing(r));
     CHECK(reported(r, "names", "event 'zzz nowhere': no metadata key has this name"));
-    CHECK(r.inconsistencies == 1);
+    // Its number is another name's: the name index has that one under it.
+    CHECK(reported(r, "name_index", "name number 1 (event 'zzz nowhere'): missing"));
   }
-  SECTION("a name's value altered") {
+  SECTION("a name's number damaged") {
     d.put("names", "p" + name + '\0', "x");
     const auto r = d.verify();
     INFO(listing(r));
-    CHECK(reported(r, "names", "player '" + name + "': value is not empty"));
+    CHECK(reported(r, "names", "player '" + name + "': 1 bytes of number, not 4"));
   }
 }
 
@@ -651,5 +660,81 @@ TEST_CASE("verify reports damage to the rejects, sources and counters") {
     const auto r = d.verify();
     INFO(listing(r));
     CHECK(reported(r, "default", "unknown key 'meta:other'"));
+  }
+}
+
+// The name index (index/src/name_index.h): each name's number, and each fragment's list of
+// numbers, rebuilt from the names family.
+TEST_CASE("verify reports damage to the name index and the name counts") {
+  namespace name_index = pgndb::index::name_index;
+  Damaged d;
+  const auto [name_key, number_bytes] = d.first("names", [](std::string_view k) {
+    return k.starts_with("p") && k.size() > 6;  // a player whose search key has fragments
+  });
+  const std::uint32_t number = bytes::read_big_endian32(number_bytes);
+  const std::string name = name_key.substr(1, name_key.size() - 2);
+  const std::string fragment_key = name_index::fragment_keys(name_key).front();
+  const std::string fragment = fragment_key.substr(2);
+  std::vector<std::uint32_t> list;
+  REQUIRE(name_index::decode_numbers(d.get("name_index", fragment_key), list));
+  REQUIRE(std::count(list.begin(), list.end(), number) == 1);
+  auto put_list = [&](const std::vector<std::uint32_t>& numbers) {
+    std::string value;
+    name_index::encode_numbers(numbers, value);
+    d.put("name_index", fragment_key, value);
+  };
+  SECTION("a name's number deleted") {
+    d.remove("name_index", name_index::number_key(number));
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "name_index",
+                   "name number " + std::to_string(number) + " (player '" + name + "'): missing"));
+    CHECK(r.inconsistencies == 1);
+  }
+  SECTION("a fragment's list without a name") {
+    std::vector<std::uint32_t> without;
+    for (std::uint32_t n : list)
+      if (n != number) without.push_back(n);
+    put_list(without);
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(
+        r, "name_index",
+        "fragment '" + fragment + "' of name number " + std::to_string(number) + ": missing"));
+    CHECK(r.inconsistencies == 1);
+  }
+  SECTION("a fragment's list with a name too many") {
+    std::vector<std::uint32_t> with = list;
+    const std::uint32_t other = list.back() + 1;
+    with.push_back(other);
+    put_list(with);
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "name_index",
+                   "fragment '" + fragment + "' of name number " + std::to_string(other) +
+                       ": the names family says otherwise"));
+  }
+  SECTION("a fragment's list damaged") {
+    d.put("name_index", fragment_key, "\x80");
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "name_index", "its list damaged"));
+  }
+  SECTION("the player count altered") {
+    const std::uint32_t players = bytes::read_big_endian32(d.get("default", "meta:player_count"));
+    d.put("default", "meta:player_count", id_key(players + 1));
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "default",
+                   "meta:player_count is " + std::to_string(players + 1) +
+                       ", but the names family holds " + std::to_string(players) + " players"));
+  }
+  SECTION("the name count below a name's number") {
+    d.put("default", "meta:name_count", id_key(number - 1));
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "names",
+                   "player '" + name + "': number " + std::to_string(number) +
+                       " is not in 1..meta:name_count"));
   }
 }

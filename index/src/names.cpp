@@ -1,5 +1,6 @@
 #include "pgndb/index/names.h"
 
+#include <cctype>
 #include <cstdint>
 
 namespace pgndb::index {
@@ -97,6 +98,32 @@ std::string normalize_name(std::string_view name) {
     fold(c, out);
   }
   return out;
+}
+
+namespace {
+bool in_search_key(char c) { return std::isalnum(std::uint8_t(c)) || std::uint8_t(c) >= 0x80; }
+}  // namespace
+
+std::string name_search_key(std::string_view normalized) {
+  std::string key;
+  for (char c : normalized)
+    if (in_search_key(c)) key += c;
+  return key;
+}
+
+bool search_key_contains(std::string_view normalized, std::string_view key) {
+  if (key.empty()) return true;
+  for (std::size_t start = normalized.find(key.front()); start != std::string_view::npos;
+       start = normalized.find(key.front(), start + 1)) {
+    std::size_t k = 0;
+    for (std::size_t i = start; i < normalized.size() && k < key.size(); ++i) {
+      if (!in_search_key(normalized[i])) continue;
+      if (normalized[i] != key[k]) break;
+      ++k;
+    }
+    if (k == key.size()) return true;
+  }
+  return false;
 }
 
 }  // namespace pgndb::index

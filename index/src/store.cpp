@@ -28,11 +28,13 @@
 #include "fact_group.h"
 #include "game_facts.h"
 #include "log_file.h"
+#include "name_index.h"
 #include "pgn/game.h"
 #include "pgn/text.h"
 #include "pgndb/index/game_codec.h"
 #include "pgndb/index/game_summary.h"
 #include "pgndb/index/metadata_keys.h"
+#include "pgndb/index/names.h"
 #include "position_generations.h"
 #include "position_runs.h"
 #include "position_stats.h"
@@ -46,6 +48,10 @@ namespace {
 constexpr std::string_view version_key = "meta:schema_version";
 constexpr std::string_view game_count_key = "meta:game_count";
 constexpr std::string_view reject_count_key = "meta:reject_count";
+// The distinct normalised player names (the names family's players), for `pgndb stats`.
+constexpr std::string_view player_count_key = "meta:player_count";
+// The last number given to a name (name_index.h).
+constexpr std::string_view name_count_key = "meta:name_count";
 // The live generations of the position index, of the main line and of the variations
 // (position_generations.h).
 constexpr std::string_view generations_key = "meta:position_generations";
@@ -66,12 +72,19 @@ enum Family {
   Names,
   VariationPositions,
   Facts,
+  NameIndex,
   FamilyCount
 };
 constexpr std::string_view family_names[FamilyCount] = {
     "default",      "games",      "rejects",         "positions", "sources", "metadata",
     "fingerprints", "duplicates", "positions_upper", "summaries", "names",   "variation_positions",
-    "facts"};
+    "facts",        "name_index"};
+
+// The families older schemas lack, which an upgrade adds: the facts (schema 11) and the name
+// fragments (schema 12).
+bool is_added_by_upgrade(std::string_view name) {
+  return name == family_names[Facts] || name == family_names[NameIndex];
+}
 
 // The main line's position index is two families, the lower and the upper half of the buckets,
 // so that a batch's runs, and a merge of generations, are written by two threads (one table file
@@ -330,12 +343,12 @@ class FactsReader {
 
 // Older versions a writer upgrades in place (Store::Impl::upgrade); a reader refuses them,
 // naming the command that upgrades.
-bool is_upgradable(std::uint32_t version) { return version == 9 || version == 10; }
+bool is_upgradable(std::uint32_t version) { return version >= 9 && version <= 11; }
 
 Status version_mismatch(const std::string& path, std::uint32_t found) {
   // A database of an older version is rebuilt from its sources: the pgndb that wrote it can
   // export it (`pgndb export --db OLD -o all.pgn`), and this one imports that file. Versions 9
-  // and 10 are upgraded in place by any writer.
+  // to 11 are upgraded in place by any writer.
   const std::string what =
       is_upgradable(found) ? pgn::cat("; upgrade it in place: `pgndb upgrade --db ", path, "`")
       : found < schema_version
@@ -406,12 +419,14 @@ Status check_path(const std::string& path, const rocksdb::DBOptions& db_options,
   if (read_only) return Status::ok();  // the read-only open checks the families itself
   std::vector<std::string> existing;
   if (!rocksdb::DB::ListColumnFamilies(db_options, path, &existing).ok()) return Status::ok();
+  bool lacks_added = false;
   for (std::string_view name : family_names)
-    if (std::find(existing.begin(), existing.end(), name) == existing.end() &&
-        name != family_names[Facts])
-      return other_schema(db_options, path);
-  // Versions 9 and 10 lack the facts family, which the writer adds (Store::Impl::upgrade).
-  if (std::find(existing.begin(), existing.end(), family_names[Facts]) == existing.end()) {
+    if (std::find(existing.begin(), existing.end(), name) == existing.end()) {
+      if (!is_added_by_upgrade(name)) return other_schema(db_options, path);
+      lacks_added = true;
+    }
+  // Older versions lack families the writer adds (Store::Impl::upgrade).
+  if (lacks_added) {
     auto version = stored_version(db_options, path);
     if (!version || !is_upgradable(*version)) return other_schema(db_options, path);
   }
@@ -478,6 +493,33 @@ TableContent rows_content(std::vector<Row>& rows) {
   };
 }
 
+// What a batch (or a part of an upgrade) adds to the name index (name_index.h): `postings`,
+// (fragment key, number) pairs, become one merge operand per fragment; `numbers`, the rows of
+// the new names' numbers, ascending, follow (their tag sorts after the fragments').
+TableContent index_content(std::vector<std::pair<std::string, std::uint32_t>>& postings,
+                           std::vector<Row>& numbers) {
+  if (numbers.empty()) return {};
+  return [&postings, &numbers](rocksdb::SstFileWriter& writer) {
+    static_assert(name_index::fragment_tag < name_index::number_tag);
+    std::sort(postings.begin(), postings.end());
+    rocksdb::Status s;
+    std::vector<std::uint32_t> list;
+    std::string value;
+    for (std::size_t i = 0; s.ok() && i < postings.size();) {
+      const std::string& key = postings[i].first;
+      list.clear();
+      for (; i < postings.size() && postings[i].first == key; ++i)
+        list.push_back(postings[i].second);
+      value.clear();
+      name_index::encode_numbers(list, value);
+      s = writer.Merge(key, value);
+    }
+    for (std::size_t i = 0; s.ok() && i < numbers.size(); ++i)
+      s = writer.Put(numbers[i].key, numbers[i].value);
+    return s;
+  };
+}
+
 }  // namespace
 
 struct Store::Impl {
@@ -489,6 +531,8 @@ struct Store::Impl {
   std::uint32_t version = 0;
   std::uint32_t upgraded_from = 0;       // Store::upgraded_from
   std::uint32_t games = 0, rejects = 0;  // committed counts
+  std::uint32_t players = 0;             // distinct player names committed
+  std::uint32_t name_count = 0;          // the last number given to a name (name_index.h)
   // The names family's values of each name dimension, read once (a store opened read-only sees
   // no later import; a writer's commit empties it).
   std::mutex names_mutex;
@@ -563,12 +607,11 @@ struct Store::Impl {
     return ingest_tables(written);
   }
 
-  // Brings a database of version 9 or 10 to this schema, in place: the facts of every game,
-  // from its summary (the same fields), and the metadata keys of results and plies deleted
-  // (the facts answer those filters). Version 9 lacks the statistics of popular positions too,
-  // which lookups do without and merges add. Killed part-way, it is done again: the facts are
-  // written whole, the deletions repeat, and the version is written last. A database stopped
-  // part-way has the facts family already, so the pgndb that wrote it can no longer open it:
+  // Brings a database of version 9, 10 or 11 to this schema, in place: what each later version
+  // added (add_facts, add_name_index). Version 9 lacks the statistics of popular positions too,
+  // which lookups do without and merges add. Killed part-way, it is done again: each step
+  // writes whole, the deletions repeat, and the version is written last. A database stopped
+  // part-way has a family its pgndb does not know already, so that pgndb can no longer open it:
   // only this one finishes the upgrade.
   // Writes this schema's version. Into a table file at once: every write after this one is an
   // ingested table file, so the write-ahead log stays empty, and a reader opening the database
@@ -581,6 +624,18 @@ struct Store::Impl {
   }
 
   Status upgrade() {
+    if (version < 11)
+      if (Status s = add_facts(); !s.is_ok()) return s;
+    if (Status s = add_name_index(); !s.is_ok()) return s;
+    if (Status written = write_schema_version(); !written.is_ok()) return written;
+    upgraded_from = version;
+    version = schema_version;
+    return Status::ok();
+  }
+
+  // Schema 11: the facts of every game, from its summary (the same fields), and the metadata
+  // keys of results and plies deleted (the facts answer those filters).
+  Status add_facts() {
     if (games > 0) {
       TableContent contents[FamilyCount];
       Status read = Status::ok();
@@ -632,9 +687,58 @@ struct Store::Impl {
       deleted = db->CompactRange(options, families[Metadata], &begin, &end);
     }
     if (!deleted.ok()) return from_rocksdb(deleted, "deleting the retired metadata keys");
-    if (Status written = write_schema_version(); !written.is_ok()) return written;
-    upgraded_from = version;
-    version = schema_version;
+    return Status::ok();
+  }
+
+  // Schema 12: a number for every name of the names family, in key order, and the name index
+  // (name_index.h); the counts of names and players. Written a million fragments at a time
+  // (memory stays bounded whatever the number of names): each part's lists are merge operands
+  // above the earlier parts' numbers, and one compaction merges them. Killed part-way and done
+  // again, the names get the same numbers, and the merge drops the repeated ones.
+  Status add_name_index() {
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(bulk_read_options(), families[Names]));
+    std::vector<Row> names, numbers;
+    std::vector<std::pair<std::string, std::uint32_t>> postings;
+    std::uint32_t count = 0, player_names = 0;
+    auto write = [&]() -> Status {
+      if (names.empty()) return Status::ok();
+      TableContent contents[FamilyCount];
+      contents[Names] = rows_content(names);
+      contents[NameIndex] = index_content(postings, numbers);
+      Status s = ingest(contents);
+      names.clear();
+      numbers.clear();
+      postings.clear();
+      return s;
+    };
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const std::string_view name = it->key().ToStringView();
+      const std::uint32_t number = ++count;
+      player_names += name.starts_with(char(metadata::Player));
+      names.push_back({std::string(name), bytes::big_endian32(number)});
+      numbers.push_back({name_index::number_key(number), std::string(name)});
+      for (std::string& key : name_index::fragment_keys(name))
+        postings.emplace_back(std::move(key), number);
+      if (postings.size() >= (std::size_t(1) << 20))
+        if (Status s = write(); !s.is_ok()) return s;
+    }
+    if (!it->status().ok()) return from_rocksdb(it->status(), "reading the names");
+    it.reset();
+    if (Status s = write(); !s.is_ok()) return s;
+    rocksdb::CompactRangeOptions options;
+    options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+    for (Family f : {Names, NameIndex})
+      if (rocksdb::Status s = db->CompactRange(options, families[f], nullptr, nullptr); !s.ok())
+        return from_rocksdb(s, "compacting the names");
+    // Written with the schema version (write_schema_version flushes the default family).
+    for (auto [key, value] :
+         {std::pair{player_count_key, player_names}, std::pair{name_count_key, count}})
+      if (rocksdb::Status s =
+              db->Put(rocksdb::WriteOptions(), families[Default], key, bytes::big_endian32(value));
+          !s.ok())
+        return from_rocksdb(s, "writing the name counts");
+    players = player_names;
+    name_count = count;
     return Status::ok();
   }
 
@@ -961,6 +1065,35 @@ struct Store::Impl {
       return std::unexpected(Status::error(Status::Code::Corruption, pgn::cat(what, " damaged")));
     return bytes::read_big_endian32(value);
   }
+
+  // The keys of the names family that the metadata values `values` (sorted) put there and that
+  // it lacks, in order: what a batch adds to the names and their fragments. Names already
+  // stored are not written again (every batch wrote each of its names, so that the family's
+  // merges rewrote a name once per batch it stood in).
+  template <class Values>
+  std::expected<std::vector<std::string_view>, Status> new_names(const Values& values) const {
+    std::vector<std::string_view> names;
+    for (const auto* value : values) {
+      std::string_view name = value->first;
+      const char d = name.empty() ? 0 : name[0];
+      if (d != metadata::Player && d != metadata::Event && d != metadata::Site) continue;
+      if (d == metadata::Player && name.size() > 2) name.remove_suffix(1);  // the colour
+      if (names.empty() || names.back() != name) names.push_back(name);
+    }
+    std::vector<rocksdb::Slice> keys(names.begin(), names.end());
+    std::vector<rocksdb::PinnableSlice> found(names.size());
+    std::vector<rocksdb::Status> statuses(names.size());
+    db->MultiGet(rocksdb::ReadOptions(), families[Names], names.size(), keys.data(), found.data(),
+                 statuses.data(), /*sorted_input=*/true);
+    std::vector<std::string_view> added;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (statuses[i].IsNotFound())
+        added.push_back(names[i]);
+      else if (!statuses[i].ok())
+        return std::unexpected(from_rocksdb(statuses[i], "reading the names"));
+    }
+    return added;
+  }
 };
 
 struct WriteBatch::Impl {
@@ -1183,32 +1316,37 @@ Status WriteBatch::commit() {
       return s;
     };
 
-  // Names: the name dimensions' values, for searches by part of a name (a later batch writes a
-  // value again, the same key with the same empty value). A player's name is written once,
-  // without the colour that follows it in the metadata key: the two colours' keys are
+  // Names: the name dimensions' values new to the database, each with the next number, and
+  // the name index (name_index.h), for searches by part of a name. A player's name is written
+  // once, without the colour that follows it in the metadata key: the two colours' keys are
   // neighbours, so the name is the prefix of both.
-  const auto is_name = [](const auto* value) {
-    const char d = value->first.empty() ? 0 : value->first[0];
-    return d == metadata::Player || d == metadata::Event || d == metadata::Site;
-  };
-  if (std::any_of(values.begin(), values.end(), is_name))
-    contents[Names] = [&values, is_name](rocksdb::SstFileWriter& writer) {
-      rocksdb::Status s;
-      std::string_view previous;
-      for (const auto* value : values) {
-        if (!is_name(value)) continue;
-        std::string_view name = value->first;
-        if (name[0] == metadata::Player && name.size() > 2) name.remove_suffix(1);
-        if (name == previous) continue;
-        if (s = writer.Put(name, {}); !s.ok()) return s;
-        previous = name;
-      }
-      return s;
-    };
+  std::vector<std::string_view> new_names;
+  if (auto found = store.new_names(values); found)
+    new_names = std::move(*found);
+  else
+    return found.error();
+  std::uint32_t new_players = 0;
+  std::vector<Row> name_rows, number_rows;
+  std::vector<std::pair<std::string, std::uint32_t>> postings;
+  for (std::size_t i = 0; i < new_names.size(); ++i) {
+    const std::string_view name = new_names[i];
+    const std::uint32_t number = store.name_count + 1 + std::uint32_t(i);
+    new_players += name[0] == metadata::Player;
+    name_rows.push_back({std::string(name), bytes::big_endian32(number)});
+    number_rows.push_back({name_index::number_key(number), std::string(name)});
+    for (std::string& key : name_index::fragment_keys(name))
+      postings.emplace_back(std::move(key), number);
+  }
+  contents[Names] = rows_content(name_rows);
+  contents[NameIndex] = index_content(postings, number_rows);
 
   // The counters go in the same atomic batch as what they count.
   counters.push_back({std::string(game_count_key), bytes::big_endian32(games)});
   counters.push_back({std::string(reject_count_key), bytes::big_endian32(rejects)});
+  counters.push_back(
+      {std::string(player_count_key), bytes::big_endian32(store.players + new_players)});
+  counters.push_back({std::string(name_count_key),
+                      bytes::big_endian32(store.name_count + std::uint32_t(new_names.size()))});
   contents[Default] = rows_content(counters);
   // Table files rather than the write-ahead log and memtable: an import writes tens of millions
   // of keys, and sorting them here costs a fraction of inserting them into a skip list.
@@ -1218,6 +1356,8 @@ Status WriteBatch::commit() {
   if (!s.is_ok()) return s;
   store.games = games;
   store.rejects = rejects;
+  store.players += new_players;
+  store.name_count += std::uint32_t(new_names.size());
   {
     std::lock_guard lock(store.generations_mutex);
     for (int kind : {Store::Impl::MainLine, Store::Impl::InVariations})
@@ -1284,9 +1424,7 @@ std::expected<StoreStats, Status> Store::stats() const {
   if (auto s = count(Duplicates, [&](std::string_view) { return ++stats.duplicates, true; });
       !s.is_ok())
     return std::unexpected(s);
-  auto players = name_values(NameDimension::Player);
-  if (!players) return std::unexpected(players.error());
-  stats.players = (*players)->size();
+  stats.players = impl_->players;
   std::unique_ptr<rocksdb::Iterator> it(
       impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->families[Metadata]));
   // Dates: the first and the last key of the date index.
@@ -1637,6 +1775,80 @@ std::expected<std::shared_ptr<const PackedStrings>, Status> Store::name_values(
   return values;
 }
 
+std::expected<std::vector<std::string>, Status> Store::names_containing(
+    NameDimension dimension, std::string_view key) const {
+  std::vector<std::string> out;
+  if (key.size() < name_index::fragment_length) {
+    auto values = name_values(dimension);
+    if (!values) return std::unexpected(values.error());
+    for (std::size_t i = 0; i < (*values)->size(); ++i)
+      if (search_key_contains((**values)[i], key)) out.emplace_back((**values)[i]);
+    return out;
+  }
+  // The numbers of the names holding every fragment of the key (eight spread over a long key
+  // narrow as well as all of them), intersected from the shortest list up; then the names
+  // themselves, which must hold the key and not only its fragments ("abcxbcd" holds those of
+  // "abcd").
+  std::vector<std::string_view> fragments = name_index::fragments_of(key);
+  if (fragments.size() > 8) {
+    std::vector<std::string_view> spread;
+    for (std::size_t i = 0; i < 8; ++i) spread.push_back(fragments[i * (fragments.size() - 1) / 7]);
+    fragments = std::move(spread);
+  }
+  const char byte = dimension_byte(dimension);
+  std::vector<std::string> keys;
+  for (std::string_view fragment : fragments)
+    keys.push_back(name_index::fragment_key(byte, fragment));
+  auto read =
+      [&](const std::vector<std::string>& wanted,
+          std::vector<rocksdb::PinnableSlice>& values) -> std::expected<std::vector<bool>, Status> {
+    const std::size_t n = wanted.size();
+    std::vector<rocksdb::Slice> slices(wanted.begin(), wanted.end());
+    std::vector<rocksdb::Status> statuses(n);
+    values = std::vector<rocksdb::PinnableSlice>(n);
+    impl_->db->MultiGet(rocksdb::ReadOptions(), impl_->families[NameIndex], n, slices.data(),
+                        values.data(), statuses.data());
+    std::vector<bool> found(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!statuses[i].ok() && !statuses[i].IsNotFound())
+        return std::unexpected(from_rocksdb(statuses[i], "reading the name index"));
+      found[i] = statuses[i].ok();
+    }
+    return found;
+  };
+  std::vector<rocksdb::PinnableSlice> values;
+  auto found = read(keys, values);
+  if (!found) return std::unexpected(found.error());
+  std::vector<std::vector<std::uint32_t>> lists(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (!(*found)[i]) return out;  // no name holds this fragment
+    if (!name_index::decode_numbers(values[i].ToStringView(), lists[i]))
+      return std::unexpected(Status::error(Status::Code::Corruption, "the name index is damaged"));
+  }
+  std::sort(lists.begin(), lists.end(),
+            [](const auto& a, const auto& b) { return a.size() < b.size(); });
+  std::vector<std::uint32_t> numbers = std::move(lists[0]), both;
+  for (std::size_t i = 1; i < lists.size() && !numbers.empty(); ++i) {
+    both.clear();
+    std::set_intersection(numbers.begin(), numbers.end(), lists[i].begin(), lists[i].end(),
+                          std::back_inserter(both));
+    numbers.swap(both);
+  }
+  std::vector<std::string> number_keys;
+  for (std::uint32_t number : numbers) number_keys.push_back(name_index::number_key(number));
+  found = read(number_keys, values);
+  if (!found) return std::unexpected(found.error());
+  for (std::size_t i = 0; i < number_keys.size(); ++i) {
+    const std::string_view name_key = values[i].ToStringView();
+    if (!(*found)[i] || name_key.size() < 2 || name_key[0] != byte)
+      return std::unexpected(Status::error(Status::Code::Corruption, "the name index is damaged"));
+    const std::string_view name = name_key.substr(1, name_key.size() - 2);
+    if (search_key_contains(name, key)) out.emplace_back(name);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 std::expected<std::vector<PositionMatch>, Status> Store::find_position(
     const pgn::Position& position) const {
   const pgn::Key key = pgn::repetition_key(position);
@@ -1717,6 +1929,8 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     // The facts are bit-packed already (fact_group.h), and read in bulk by searches that check
     // a million candidates: decompressing the summaries for that was two thirds of a search.
     if (f == Facts) family_options.compression = rocksdb::kNoCompression;
+    // Each batch adds its new names' numbers to a fragment's list as a merge operand.
+    if (f == NameIndex) family_options.merge_operator = name_index::posting_merge_operator();
     // The position families are never compacted by RocksDB: each generation is a key range of
     // its own, ingested into the last level and dropped whole when merged (position_generations.h),
     // so there is nothing for RocksDB to merge. Folding every run into one after each import, as
@@ -1743,9 +1957,10 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
       table.block_size = 16 << 10;
       family_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
     }
-    if (f == Fingerprints) {
+    if (f == Fingerprints || f == Names) {
       // Most lookups are for fingerprints not stored (a new game): a Bloom filter answers them
-      // without reading a block.
+      // without reading a block. A batch looks up each of its names (Impl::new_names): the new
+      // ones are answered the same way.
       rocksdb::BlockBasedTableOptions table;
       table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
       family_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
@@ -1823,6 +2038,12 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
 
   auto games = impl->read_number(Default, game_count_key, game_count_key);
   if (!games) return std::unexpected(games.error());
+  auto players = impl->read_number(Default, player_count_key, player_count_key);
+  if (!players) return std::unexpected(players.error());
+  impl->players = *players;
+  auto name_count = impl->read_number(Default, name_count_key, name_count_key);
+  if (!name_count) return std::unexpected(name_count.error());
+  impl->name_count = *name_count;
   auto rejects = impl->read_number(Default, reject_count_key, reject_count_key);
   if (!rejects) return std::unexpected(rejects.error());
   impl->games = *games;

@@ -16,7 +16,9 @@
 //   summaries of its generation's games at the position, after the games pass found every
 //   summary equal to its game (when one is not, that is reported, and the recount skipped);
 // - names: read beside the metadata family (both in key order), each name must be that of some
-//   metadata key, and each name in the metadata keys must be there;
+//   metadata key, and each name in the metadata keys must be there; the name index is rebuilt
+//   from the names and their numbers and compared through digests, and the counts of names and
+//   players with the names;
 // - rejects: ids 1..reject count, each readable; sources: each readable; the default family
 //   holds the schema version and the two counters only.
 //
@@ -45,6 +47,7 @@
 #include "entry_digest.h"
 #include "fact_group.h"
 #include "game_facts.h"
+#include "name_index.h"
 #include "pgn/text.h"
 #include "pgndb/index/game_summary.h"
 #include "pgndb/index/metadata_keys.h"
@@ -154,6 +157,19 @@ std::string describe_name(std::string_view name) {
   return "key " + hex_bytes(name);
 }
 
+// An entry of the name index as verify compares them: a number's key and its name, or a
+// fragment's key and a number of its list.
+std::string describe_index_entry(std::string_view entry) {
+  if (entry.size() > 5 && entry[0] == name_index::number_tag)
+    return pgn::cat("name number ", bytes::read_big_endian32(entry.substr(1)), " (",
+                    describe_name(entry.substr(5)), ")");
+  const std::size_t fragment_key = 2 + name_index::fragment_length;
+  if (entry.size() == fragment_key + 4 && entry[0] == name_index::fragment_tag)
+    return pgn::cat("fragment ", quoted(entry.substr(2, name_index::fragment_length)),
+                    " of name number ", bytes::read_big_endian32(entry.substr(fragment_key)));
+  return "entry " + hex_bytes(entry);
+}
+
 // The name a metadata key puts into the names family, or nothing for the other dimensions:
 // the key without its game id, and for a player without the colour too.
 std::optional<std::string_view> name_of(std::string_view key) {
@@ -205,7 +221,7 @@ class Verifier {
         games_(store.game_count()) {}
 
   std::expected<VerifyReport, Status> run() {
-    for (auto s : {check_default(), check_rejects(), check_sources()})
+    for (auto s : {check_default(), check_rejects(), check_sources(), check_name_index()})
       if (!s.is_ok()) return std::unexpected(s);
     // First pass: digests of what the games say and of what the families hold, side by side
     // (the families are read on a thread of their own while the games are replayed).
@@ -295,9 +311,14 @@ class Verifier {
     auto it = iterator("default");
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       const std::string_view key = it->key().ToStringView();
-      if (key == "meta:schema_version" || key == "meta:game_count" || key == "meta:reject_count") {
+      if (key == "meta:schema_version" || key == "meta:game_count" || key == "meta:reject_count" ||
+          key == "meta:player_count" || key == "meta:name_count") {
         if (it->value().size() != 4)
           report("default", pgn::cat(key, ": ", it->value().size(), " bytes, not 4"));
+        else if (key == "meta:player_count")
+          player_count_ = bytes::read_big_endian32(it->value().ToStringView());
+        else if (key == "meta:name_count")
+          name_count_ = bytes::read_big_endian32(it->value().ToStringView());
       } else if (key == "meta:position_generations" || key == "meta:variation_generations") {
         // Decoded when the store was opened (a damaged list makes the database unreadable).
       } else {
@@ -305,6 +326,100 @@ class Verifier {
       }
     }
     return it->status().ok() ? Status::ok() : read_error(it->status(), "the counters");
+  }
+
+  // The name index (name_index.h), rebuilt from the names family and the names' numbers, and
+  // compared through digests of its entries (a number's key with its name; a fragment with
+  // each number of its list), then entry by entry where a group of the digests differs (a
+  // million names hold about twelve million fragments); the counts of names and players.
+  Status check_name_index() {
+    auto number_entry = [](std::uint32_t number, std::string_view name) {
+      return name_index::number_key(number) + std::string(name);
+    };
+    auto fragment_entry = [](std::string_view key, std::uint32_t number) {
+      return std::string(key) + bytes::big_endian32(number);
+    };
+    // Calls `each` with the entries the names family says there should be.
+    std::uint64_t player_names = 0;
+    auto rebuild = [&](bool first, auto&& each) -> Status {
+      auto names = iterator("names");
+      for (names->SeekToFirst(); names->Valid(); names->Next()) {
+        const std::string_view name = names->key().ToStringView();
+        const std::string_view value = names->value().ToStringView();
+        if (value.size() != 4) {
+          if (first)
+            report("names",
+                   pgn::cat(describe_name(name), ": ", value.size(), " bytes of number, not 4"));
+          continue;
+        }
+        const std::uint32_t number = bytes::read_big_endian32(value);
+        if (first) {
+          player_names += name.starts_with(char(metadata::Player));
+          if (number == 0 || number > name_count_)
+            report("names", pgn::cat(describe_name(name), ": number ", number,
+                                     " is not in 1..meta:name_count (", name_count_, ")"));
+        }
+        each(number_entry(number, name));
+        for (const std::string& key : name_index::fragment_keys(name))
+          each(fragment_entry(key, number));
+      }
+      return names->status().ok() ? Status::ok() : read_error(names->status(), "names");
+    };
+    // Calls `each` with the entries the name index holds.
+    auto scan = [&](bool first, auto&& each) -> Status {
+      auto it = iterator("name_index");
+      std::vector<std::uint32_t> numbers;
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        const std::string_view key = it->key().ToStringView();
+        if (first) ++report_.name_index;
+        if (auto number = name_index::number_of_key(key)) {
+          each(number_entry(*number, it->value().ToStringView()));
+          continue;
+        }
+        numbers.clear();
+        if (key.size() != 2 + name_index::fragment_length || key[0] != name_index::fragment_tag ||
+            !name_index::decode_numbers(it->value().ToStringView(), numbers)) {
+          if (first)
+            report("name_index", pgn::cat("key ", hex_bytes(key),
+                                          ": not a number's or a fragment's, or its list damaged"));
+          continue;
+        }
+        for (std::uint32_t number : numbers) each(fragment_entry(key, number));
+      }
+      return it->status().ok() ? Status::ok() : read_error(it->status(), "the name index");
+    };
+    EntryDigest expected, stored;
+    if (Status s = rebuild(true, [&](const std::string& e) { expected.add(e); }); !s.is_ok())
+      return s;
+    if (Status s = scan(true, [&](const std::string& e) { stored.add(e); }); !s.is_ok()) return s;
+    if (player_names != player_count_)
+      report("default", pgn::cat("meta:player_count is ", player_count_,
+                                 ", but the names family holds ", player_names, " players"));
+    const std::vector<std::uint32_t> groups = expected.differing(stored);
+    if (groups.empty()) return Status::ok();
+    std::vector<bool> wanted(EntryDigest::group_count, false);
+    for (std::size_t i = 0; i < groups.size() && i < max_detailed_groups; ++i)
+      wanted[groups[i]] = true;
+    std::vector<std::string> want, have;
+    auto keep = [&](std::vector<std::string>& into) {
+      return [&wanted, &into](const std::string& e) {
+        if (wanted[EntryDigest::group_of(e)]) into.push_back(e);
+      };
+    };
+    if (Status s = rebuild(false, keep(want)); !s.is_ok()) return s;
+    if (Status s = scan(false, keep(have)); !s.is_ok()) return s;
+    std::sort(want.begin(), want.end());
+    std::sort(have.begin(), have.end());
+    std::vector<std::string> missing, extra;
+    std::set_difference(want.begin(), want.end(), have.begin(), have.end(),
+                        std::back_inserter(missing));
+    std::set_difference(have.begin(), have.end(), want.begin(), want.end(),
+                        std::back_inserter(extra));
+    for (const std::string& e : missing)
+      report("name_index", describe_index_entry(e) + ": missing (the names family has the name)");
+    for (const std::string& e : extra)
+      report("name_index", describe_index_entry(e) + ": the names family says otherwise");
+    return Status::ok();
   }
 
   // Ids 1..reject count, each readable.
@@ -873,8 +988,7 @@ class Verifier {
                describe_name(names->key().ToStringView()) + ": no metadata key has this name");
       }
       if (names->Valid() && names->key().ToStringView() == name) {
-        ++report_.names;
-        if (!names->value().empty()) report("names", describe_name(name) + ": value is not empty");
+        ++report_.names;  // its value, the name's number, is checked with the name index
         names->Next();
       } else {
         report("names", describe_name(name) + ": missing (metadata keys have this name)");
@@ -974,6 +1088,7 @@ class Verifier {
   // Entries of listed generations read by the first pass (both halves; variations).
   std::uint64_t position_entries_read_ = 0, variation_entries_read_ = 0;
   bool quiet_ = false;
+  std::uint32_t player_count_ = 0, name_count_ = 0;  // counters read by check_default
   // Games whose bytes do not decode: their index entries are not compared (the game is
   // reported once, as undecodable).
   std::set<std::uint32_t> undecodable_;

@@ -85,10 +85,7 @@ bool Filters::narrows_beyond_position() const {
 }
 
 std::string search_key(std::string_view name) {
-  std::string key;
-  for (char c : index::normalize_name(name))
-    if (std::isalnum(std::uint8_t(c)) || std::uint8_t(c) >= 0x80) key += c;
-  return key;
+  return index::name_search_key(index::normalize_name(name));
 }
 
 std::expected<Filters, std::string> parse_filters(const FilterText& text) {

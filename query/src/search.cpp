@@ -31,46 +31,31 @@ bool contains(const Ids& sorted, std::uint32_t id) {
   return std::binary_search(sorted.begin(), sorted.end(), id);
 }
 
-// Whether a normalised name (as the index keeps it) matches.
-using NameMatch = std::function<bool(std::string_view)>;
-
-// A name's search key is its letters and digits (it is normalised already): whether `key`
-// is in it, found by skipping the other characters rather than building the key of each of
-// tens of thousands of names.
-bool key_in(std::string_view name, std::string_view key) {
-  auto counts = [](char c) { return std::isalnum(std::uint8_t(c)) || std::uint8_t(c) >= 0x80; };
-  for (std::size_t start = name.find(key.front()); start != std::string_view::npos;
-       start = name.find(key.front(), start + 1)) {
-    std::size_t k = 0;
-    for (std::size_t i = start; i < name.size() && k < key.size(); ++i) {
-      if (!counts(name[i])) continue;
-      if (name[i] != key[k]) break;
-      ++k;
-    }
-    if (k == key.size()) return true;
-  }
-  return false;
-}
-
-NameMatch containing(const std::string& key) {
-  return [&key](std::string_view name) { return key_in(name, key); };
-}
-
-NameMatch matching(const re2::RE2& pattern) {
-  return [&pattern](std::string_view name) { return re2::RE2::PartialMatch(name, pattern); };
-}
-
-// The games in which a value of a name dimension matches: for players, `colour` 0 or 1 keeps
-// one colour's (-1 both).
+// The names of a dimension that match: those containing a search key (the index's name
+// fragments find them), or those a regular expression matches (every name read).
 using Names = index::Store::NameDimension;
-std::expected<Ids, Status> games_named(const index::Store& store, Names dimension, int colour,
-                                       const NameMatch& match) {
+std::expected<std::vector<std::string>, Status> names_containing(const index::Store& store,
+                                                                 Names dimension,
+                                                                 const std::string& key) {
+  return store.names_containing(dimension, key);
+}
+std::expected<std::vector<std::string>, Status> names_matching(const index::Store& store,
+                                                               Names dimension,
+                                                               const re2::RE2& pattern) {
   auto values = store.name_values(dimension);
   if (!values) return std::unexpected(values.error());
-  Ids ids;  // every matching value's games, sorted and made unique once at the end
-  for (std::size_t i = 0; i < (*values)->size(); ++i) {
-    const std::string_view name = (**values)[i];
-    if (!match(name)) continue;
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < (*values)->size(); ++i)
+    if (re2::RE2::PartialMatch((**values)[i], pattern)) out.emplace_back((**values)[i]);
+  return out;
+}
+
+// The games of the names `names` of a dimension: for players, `colour` 0 or 1 keeps one
+// colour's (-1 both).
+std::expected<Ids, Status> games_named(const index::Store& store, Names dimension, int colour,
+                                       const std::vector<std::string>& names) {
+  Ids ids;  // every name's games, sorted and made unique once at the end
+  for (const std::string& name : names) {
     auto games = store.games_named(dimension, name, colour);
     if (!games) return std::unexpected(games.error());
     ids.insert(ids.end(), games->begin(), games->end());
@@ -124,9 +109,11 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
         pgn::cat(filters.in_variations ? "positions, main line and variations" : "positions", " (",
                  generations, generations == 1 ? " generation)" : " generations)"));
   }
-  auto add_named = [&](Names dimension, int colour, const NameMatch& match,
+  auto add_named = [&](Names dimension, int colour,
+                       const std::expected<std::vector<std::string>, Status>& matched,
                        std::string_view what) -> Status {
-    auto ids = games_named(store, dimension, colour, match);
+    if (!matched) return matched.error();
+    auto ids = games_named(store, dimension, colour, *matched);
     if (!ids) return ids.error();
     sets.push_back(std::move(*ids));
     names.emplace_back(what);
@@ -145,7 +132,9 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
                          Named{filters.event, Names::Event, Any, "names: event"},
                          Named{filters.site, Names::Site, Any, "names: site"}})
     if (!n.key.empty())
-      if (Status s = add_named(n.dimension, n.colour, containing(n.key), n.what); !s.is_ok())
+      if (Status s =
+              add_named(n.dimension, n.colour, names_containing(store, n.dimension, n.key), n.what);
+          !s.is_ok())
         return std::unexpected(s);
   struct Pattern {
     const std::shared_ptr<const re2::RE2>& pattern;
@@ -156,7 +145,8 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
                            Pattern{filters.white_re, White, "names: White pattern"},
                            Pattern{filters.black_re, Black, "names: Black pattern"}})
     if (p.pattern)
-      if (Status s = add_named(Player, p.colour, matching(*p.pattern), p.what); !s.is_ok())
+      if (Status s = add_named(Player, p.colour, names_matching(store, Player, *p.pattern), p.what);
+          !s.is_ok())
         return std::unexpected(s);
   // A winner or a loser: the games of the name in either colour, and the summary tells which
   // colour won.
@@ -167,8 +157,10 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
   for (const Outcome& o : {Outcome{filters.winner, search.winner_white_, search.winner_black_},
                            Outcome{filters.loser, search.loser_white_, search.loser_black_}}) {
     if (o.key.empty()) continue;
+    auto matched = names_containing(store, Player, o.key);
+    if (!matched) return std::unexpected(matched.error());
     for (auto [colour, ids] : {std::pair{White, &o.as_white}, std::pair{Black, &o.as_black}}) {
-      auto named = games_named(store, Player, colour, containing(o.key));
+      auto named = games_named(store, Player, colour, *matched);
       if (!named) return std::unexpected(named.error());
       *ids = std::move(*named);
     }

@@ -14,4 +14,13 @@ namespace pgndb::index {
 // stays in the game.
 [[nodiscard]] std::string normalize_name(std::string_view name);
 
+// A name's search key: the letters and digits of its normalised form (bytes of other scripts
+// kept), so that "Kasparov, Garry", "Kasparov,G" and "Kasparov G." all contain "kasparovg".
+// Searches by part of a name look for a search key inside the names' search keys.
+[[nodiscard]] std::string name_search_key(std::string_view normalized);
+// Whether the search key of `normalized` contains `key` (a search key), found by skipping the
+// other characters rather than building the key of each of thousands of names. An empty key
+// is in every name.
+[[nodiscard]] bool search_key_contains(std::string_view normalized, std::string_view key);
+
 }  // namespace pgndb::index

@@ -25,7 +25,7 @@ namespace pgndb::index {
 // hold (docs/storage.md). 9: position runs are bit-packed in 2^18 buckets (8: byte-aligned in
 // 2^16) and compacted by tiers. 10: generations may keep statistics of popular positions (a
 // database of version 9 is upgraded in place by the first writer: it only lacks them).
-inline constexpr std::uint32_t schema_version = 11;
+inline constexpr std::uint32_t schema_version = 12;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path
@@ -187,6 +187,12 @@ class Store {
   // once per store, then kept.
   [[nodiscard]] std::expected<std::shared_ptr<const PackedStrings>, Status> name_values(
       NameDimension dimension) const;
+  // The distinct normalised names of a dimension whose search key (names.h) contains `key` (a
+  // search key), sorted. A key of 3 bytes or more is looked up in the name fragments
+  // (docs/storage.md, "Name fragments"): the cost follows how many names hold the key's
+  // fragments, not how many names there are. A shorter key reads every name (name_values).
+  [[nodiscard]] std::expected<std::vector<std::string>, Status> names_containing(
+      NameDimension dimension, std::string_view key) const;
   // The games with the name `name` (as name_values() gives it): for players, as White
   // (`colour` 0), as Black (1) or either (-1).
   [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_named(

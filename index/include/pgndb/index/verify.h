@@ -39,6 +39,7 @@ struct VerifyReport {
   std::uint64_t position_statistics = 0;  // popular positions' statistics, each recounted
   std::uint64_t metadata = 0;             // metadata keys
   std::uint64_t names = 0;
+  std::uint64_t name_index = 0;  // keys of the name index (numbers and fragments)
   std::uint64_t summaries = 0;
   std::uint64_t facts = 0;
   std::uint64_t fingerprints = 0;

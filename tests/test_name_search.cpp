@@ -1,0 +1,160 @@
+// Searches by part of a name through the name index (index/src/name_index.h): every name found
+// by its fragments equals what reading every name and looking for the key in it finds, over
+// names of every shape (accents, other scripts, short names, punctuation), written by several
+// imports in small batches so that names come back; and the counts of names and players that
+// `pgndb stats` reads.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "pgndb/index/importer.h"
+#include "pgndb/index/names.h"
+#include "pgndb/index/store.h"
+#include "pgndb/index/verify.h"
+#include "support.h"
+
+namespace fs = std::filesystem;
+using pgndb::index::Store;
+using Dimension = Store::NameDimension;
+
+namespace {
+
+// Names as archives write them, and the awkward ones.
+const std::vector<std::string> awkward_names = {
+    "Li, Chao",
+    "Xu, Y",
+    "Ng",
+    "Ö",
+    "Nepomniachtchi, Ian",
+    "Carlsen, Magnus",
+    "Carlsen,M.",
+    "Vachier-Lagrave, Maxime",
+    "Дубов, Даниил",
+    "丁立人",
+    "Ding Liren",
+    "Ånd, Ærø",
+    "Łukasz Żółw",
+    "abcxbcd",
+    "O'Kelly",
+    "van der Wiel, John",
+    "So, Wesley",
+    "AAAA",
+    "aaa",
+    "Müller, Karl",
+};
+
+std::string game(const std::string& white, const std::string& black, const std::string& event,
+                 int round) {
+  return "[Event \"" + event + "\"]\n[Site \"Site " + std::to_string(round % 7) + "\"]\n[Round \"" +
+         std::to_string(round) + "\"]\n[White \"" + white + "\"]\n[Black \"" + black +
+         "\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n\n";
+}
+
+// What the index must answer, found the slow way: the key looked for, with std::string::find,
+// in the search key of each of the dimension's names.
+std::vector<std::string> by_reading_every_name(const Store& store, Dimension dimension,
+                                               const std::string& key) {
+  auto values = store.name_values(dimension);
+  REQUIRE(values);
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < (*values)->size(); ++i) {
+    const std::string name((**values)[i]);
+    if (pgndb::index::name_search_key(name).find(key) != std::string::npos) out.push_back(name);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a search by part of a name finds what reading every name finds") {
+  pgndb::test::TempDir dir;
+  const fs::path samples = fs::path(PGNDB_SOURCE_DIR) / "samples";
+  std::string awkward;
+  std::mt19937 random(7);
+  for (int round = 0; round < 120; ++round) {
+    const auto& white = awkward_names[random() % awkward_names.size()];
+    const auto& black = awkward_names[random() % awkward_names.size()];
+    awkward +=
+        game(white, black, round % 2 ? "Ölympiad " + std::to_string(round % 5) : "Open", round);
+  }
+  pgndb::test::write_file(dir / "awkward.pgn", awkward);
+  const std::string db = (dir / "db").string();
+  {
+    auto store = Store::open(db, {});
+    REQUIRE(store);
+    pgndb::index::ImportOptions options;
+    options.threads = 1;
+    options.batch_games = 37;  // names come back in later batches
+    for (const fs::path& file :
+         {samples / "Tal-100.pgn", dir / "awkward.pgn", samples / "Morphy-100.pgn"}) {
+      auto imported = pgndb::index::import_file(*store, file.string(), options);
+      REQUIRE(imported);
+      REQUIRE(store->settle().is_ok());
+    }
+  }
+  // A second import of the same names adds none.
+  {
+    auto store = Store::open(db, {});
+    REQUIRE(store);
+    const auto before = store->stats();
+    REQUIRE(before);
+    auto imported = pgndb::index::import_file(*store, (dir / "awkward.pgn").string(), {});
+    REQUIRE(imported);
+    const auto after = store->stats();
+    REQUIRE(after);
+    CHECK(after->players == before->players);
+  }
+  auto store = Store::open(db, {.create_if_missing = false, .read_only = true});
+  REQUIRE(store);
+
+  // Keys: every piece of 1 to 6 bytes of every name's search key, and keys no name holds.
+  for (Dimension dimension : {Dimension::Player, Dimension::Event, Dimension::Site}) {
+    auto values = store->name_values(dimension);
+    REQUIRE(values);
+    REQUIRE((*values)->size() > 3);
+    std::set<std::string> keys = {"zzzq", "carlsenx", "abcd", "xbc", "bcx"};
+    for (std::size_t i = 0; i < (*values)->size(); ++i) {
+      const std::string search_key = pgndb::index::name_search_key((**values)[i]);
+      for (std::size_t from = 0; from < search_key.size(); ++from)
+        for (std::size_t length = 1; length <= 6 && from + length <= search_key.size(); ++length)
+          keys.insert(search_key.substr(from, length));
+      keys.insert(search_key);
+    }
+    std::size_t found_some = 0;
+    for (const std::string& key : keys) {
+      INFO("key '" << key << "'");
+      auto found = store->names_containing(dimension, key);
+      REQUIRE(found);
+      CHECK(*found == by_reading_every_name(*store, dimension, key));
+      found_some += !found->empty();
+    }
+    CHECK(found_some > keys.size() / 2);
+  }
+  // "abcd" has every fragment in "abcxbcd" and is not in it.
+  auto abcd = store->names_containing(Dimension::Player, "abcd");
+  REQUIRE(abcd);
+  CHECK(abcd->empty());
+  auto cyrillic = store->names_containing(
+      Dimension::Player, pgndb::index::name_search_key(pgndb::index::normalize_name("Дубов")));
+  REQUIRE(cyrillic);
+  CHECK(*cyrillic == std::vector<std::string>{pgndb::index::normalize_name("Дубов, Даниил")});
+
+  // The player count is the number of distinct normalised player names.
+  const auto stats = store->stats();
+  REQUIRE(stats);
+  auto players = store->name_values(Dimension::Player);
+  REQUIRE(players);
+  CHECK(stats->players == (*players)->size());
+  auto report = pgndb::index::verify_store(*store);
+  REQUIRE(report);
+  std::string listed;
+  for (const auto& p : report->listed) listed += p.family + ": " + p.text + "\n";
+  INFO(listed);
+  CHECK(report->consistent());
+  CHECK(report->name_index > 0);
+}
