@@ -24,13 +24,27 @@ std::string fragment_key(char dimension, std::string_view fragment) {
   return key;
 }
 
-std::vector<std::string> fragment_keys(std::string_view name_key) {
-  std::vector<std::string> out;
-  if (name_key.size() < 2) return out;
+void append_fragment_codes(std::string_view name_key, std::vector<std::uint32_t>& out) {
+  if (name_key.size() < 2) return;
   // The name without its dimension byte and final 0.
   const std::string search_key = name_search_key(name_key.substr(1, name_key.size() - 2));
-  for (std::string_view fragment : fragments_of(search_key))
-    out.push_back(fragment_key(name_key[0], fragment));
+  for (std::string_view fragment : fragments_of(search_key)) {
+    std::uint32_t code = std::uint8_t(name_key[0]);
+    for (char c : fragment) code = code << 8 | std::uint8_t(c);
+    out.push_back(code);
+  }
+}
+
+std::string fragment_key(std::uint32_t code) {
+  const char fragment[3] = {char(code >> 16), char(code >> 8), char(code)};
+  return fragment_key(char(code >> 24), std::string_view(fragment, 3));
+}
+
+std::vector<std::string> fragment_keys(std::string_view name_key) {
+  std::vector<std::uint32_t> codes;
+  append_fragment_codes(name_key, codes);
+  std::vector<std::string> out;
+  for (std::uint32_t code : codes) out.push_back(fragment_key(code));
   return out;
 }
 

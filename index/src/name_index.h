@@ -41,6 +41,10 @@ inline constexpr char number_tag = 'i';
 // The fragments' keys of the name whose names-family key is `name_key`, sorted.
 [[nodiscard]] std::vector<std::string> fragment_keys(std::string_view name_key);
 [[nodiscard]] std::string fragment_key(char dimension, std::string_view fragment);
+// The same as numbers, the dimension byte then the 3 bytes (big-endian: they sort as the keys
+// do), for a batch that sorts hundreds of thousands of (fragment, name number) pairs.
+void append_fragment_codes(std::string_view name_key, std::vector<std::uint32_t>& out);
+[[nodiscard]] std::string fragment_key(std::uint32_t code);
 
 // The key of name number `number`, and the number such a key holds (nothing when it is not one).
 [[nodiscard]] std::string number_key(std::uint32_t number);

@@ -34,6 +34,12 @@ struct StoreOptions {
   // Open for reading only, beside a process that may be importing into the database: this
   // store sees the games committed when it was opened (each whole, with its index entries).
   bool read_only = false;
+  // At the end of an import (Store::settle), a family of the metadata kind (metadata, names,
+  // the name index, fingerprints, counters) no larger than this is merged whole into its last
+  // level, where RocksDB stores keys without their sequence numbers (the corpus's metadata:
+  // 7.5 MB in the import's merged level-0 file, 4.3 MB so); a larger one only has the import's
+  // own level-0 files merged into one, so that the work follows what was imported.
+  std::uint64_t small_family_bytes = 16 << 20;
 };
 
 // A game that could not be replayed, kept as it was written (the quarantine).
