@@ -997,6 +997,7 @@ struct Store::Impl {
   // Level-0 files of the families whose batches each add one (names, metadata, ...), there
   // when this store was opened: the others are this store's.
   std::vector<std::string> level0_at_open[FamilyCount];
+  std::uint64_t bytes_at_open[FamilyCount] = {};  // each family's table files' size at open
 
   static std::vector<std::string> level0_files(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* f) {
     rocksdb::ColumnFamilyMetaData meta;
@@ -1023,10 +1024,14 @@ struct Store::Impl {
         return std::find(level0_at_open[f].begin(), level0_at_open[f].end(), name) !=
                level0_at_open[f].end();
       });
+      // A small family that this import made at least a quarter of: the rewrite costs at
+      // most four times what the import wrote to it (an import of a few games into a large
+      // database leaves its level-0 file to RocksDB's merges).
       std::uint64_t bytes = 0;
       if (!own.empty() &&
           db->GetIntProperty(families[f], rocksdb::DB::Properties::kTotalSstFilesSize, &bytes) &&
-          bytes <= small_family_bytes) {
+          bytes <= small_family_bytes && bytes >= bytes_at_open[f] &&
+          (bytes - bytes_at_open[f]) * 4 >= bytes) {
         rocksdb::CompactRangeOptions options;
         options.exclusive_manual_compaction = false;
         if (rocksdb::Status s = db->CompactRange(options, families[f], nullptr, nullptr); !s.ok())
@@ -2101,8 +2106,11 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   if (!options.read_only) {
     if (Status cleaned = impl->delete_unlisted_generations(); !cleaned.is_ok())
       return std::unexpected(cleaned);
-    for (int f = 0; f < FamilyCount; ++f)
+    for (int f = 0; f < FamilyCount; ++f) {
       impl->level0_at_open[f] = Impl::level0_files(*impl->db, impl->families[f]);
+      impl->db->GetIntProperty(impl->families[f], rocksdb::DB::Properties::kTotalSstFilesSize,
+                               &impl->bytes_at_open[f]);
+    }
   }
   return Store(std::move(impl));
 }
