@@ -3,6 +3,7 @@
 // names of every shape (accents, other scripts, short names, punctuation), written by several
 // imports in small batches so that names come back; and the counts of names and players that
 // `pgndb stats` reads.
+#include <re2/re2.h>
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -16,6 +17,8 @@
 #include "pgndb/index/names.h"
 #include "pgndb/index/store.h"
 #include "pgndb/index/verify.h"
+#include "pgndb/query/filters.h"
+#include "pgndb/query/search.h"
 #include "support.h"
 
 namespace fs = std::filesystem;
@@ -71,8 +74,9 @@ std::vector<std::string> by_reading_every_name(const Store& store, Dimension dim
 
 }  // namespace
 
-TEST_CASE("a search by part of a name finds what reading every name finds") {
-  pgndb::test::TempDir dir;
+// The database of both tests: the samples and the awkward names, in three imports of batches
+// of 37 games, then the awkward names imported again.
+std::string names_database(const pgndb::test::TempDir& dir) {
   const fs::path samples = fs::path(PGNDB_SOURCE_DIR) / "samples";
   std::string awkward;
   std::mt19937 random(7);
@@ -109,6 +113,12 @@ TEST_CASE("a search by part of a name finds what reading every name finds") {
     REQUIRE(after);
     CHECK(after->players == before->players);
   }
+  return db;
+}
+
+TEST_CASE("a search by part of a name finds what reading every name finds") {
+  pgndb::test::TempDir dir;
+  const std::string db = names_database(dir);
   auto store = Store::open(db, {.create_if_missing = false, .read_only = true});
   REQUIRE(store);
 
@@ -157,4 +167,49 @@ TEST_CASE("a search by part of a name finds what reading every name finds") {
   INFO(listed);
   CHECK(report->consistent());
   CHECK(report->name_index > 0);
+}
+
+// A regular expression is answered from the names holding the literal pieces it needs (RE2's
+// FilteredRE2 names them), or from every name when it needs none: the games equal those of the
+// names that reading every name and matching each finds.
+TEST_CASE("a search by regular expression finds what matching every name finds") {
+  pgndb::test::TempDir dir;
+  const std::string db = names_database(dir);
+  auto store = Store::open(db, {.create_if_missing = false, .read_only = true});
+  REQUIRE(store);
+  auto players = store->name_values(Dimension::Player);
+  REQUIRE(players);
+  std::size_t some = 0;
+  for (const std::string pattern :
+       {"^carlsen", "carlsen|anand", "ov(a|ic)?$", "^k.*v$", "a+b", "DING", "ding liren", "дубов",
+        "x{3}", ".", "^m", "tal", "(morphy|anderssen), [a-z]", "^[^,]*$", "ze?ro", "m.ller",
+        "abcd|abcx", "ng$", "o'k"}) {
+    INFO("pattern '" << pattern << "'");
+    pgndb::query::FilterText text;
+    text.player_re = pattern;
+    auto filters = pgndb::query::parse_filters(text);
+    REQUIRE(filters);
+    auto search = pgndb::query::Search::start(*store, *filters);
+    REQUIRE(search);
+    std::vector<std::uint32_t> found;
+    for (;;) {
+      auto id = search->next();
+      REQUIRE(id);
+      if (!*id) break;
+      found.push_back(**id);
+    }
+    // Every name matched, and its games as either colour.
+    std::vector<std::uint32_t> expected;
+    for (std::size_t i = 0; i < (*players)->size(); ++i) {
+      if (!re2::RE2::PartialMatch((**players)[i], *filters->player_re)) continue;
+      auto games = store->games_named(Dimension::Player, (**players)[i]);
+      REQUIRE(games);
+      expected.insert(expected.end(), games->begin(), games->end());
+    }
+    std::sort(expected.begin(), expected.end());
+    expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+    CHECK(found == expected);
+    some += !found.empty();
+  }
+  CHECK(some > 10);
 }

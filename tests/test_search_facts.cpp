@@ -271,7 +271,7 @@ TEST_CASE("a database of schema 9, 10 or 11 is upgraded in place by a writer, an
   pgndb::query::FilterText draws, named;
   draws.result = "1/2-1/2";
   named.player = "morph";
-  std::uint64_t players = 0;
+  std::uint64_t players = 0, duplicates = 0;
   {
     auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
     REQUIRE(store);
@@ -279,6 +279,8 @@ TEST_CASE("a database of schema 9, 10 or 11 is upgraded in place by a writer, an
     draws_before = found(*store, draws);
     named_before = found(*store, named);
     players = store->stats()->players;
+    duplicates = store->stats()->duplicates;
+    REQUIRE(duplicates > 0);
   }
   REQUIRE(!named_before.empty());
   REQUIRE(games > 4096);
@@ -303,7 +305,7 @@ TEST_CASE("a database of schema 9, 10 or 11 is upgraded in place by a writer, an
           REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[i], key, "").ok());
       }
       if (names[i] == "default") {
-        for (const char* counter : {"meta:player_count", "meta:name_count"})
+        for (const char* counter : {"meta:player_count", "meta:name_count", "meta:duplicate_count"})
           REQUIRE(rdb->Delete(rocksdb::WriteOptions(), handles[i], counter).ok());
         REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[i], "meta:schema_version",
                          std::string("\0\0\0", 3) + char(old_version))
@@ -344,6 +346,7 @@ TEST_CASE("a database of schema 9, 10 or 11 is upgraded in place by a writer, an
   CHECK(found(*store, draws) == draws_before);
   CHECK(found(*store, named) == named_before);
   CHECK(store->stats()->players == players);
+  CHECK(store->stats()->duplicates == duplicates);
   // The facts equal the games, and the metadata holds no key of results or plies.
   auto report = pgndb::index::verify_store(*store);
   REQUIRE(report);

@@ -729,6 +729,17 @@ TEST_CASE("verify reports damage to the name index and the name counts") {
                    "meta:player_count is " + std::to_string(players + 1) +
                        ", but the names family holds " + std::to_string(players) + " players"));
   }
+  SECTION("the duplicate count altered") {
+    const std::uint32_t marked = bytes::read_big_endian32(d.get("default", "meta:duplicate_count"));
+    REQUIRE(marked > 0);  // the copy of a sample file
+    d.put("default", "meta:duplicate_count", id_key(marked - 1));
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "default",
+                   "meta:duplicate_count is " + std::to_string(marked - 1) +
+                       ", but the duplicates family marks " + std::to_string(marked) + " games"));
+    CHECK(r.inconsistencies == 1);
+  }
   SECTION("the name count below a name's number") {
     d.put("default", "meta:name_count", id_key(number - 1));
     const auto r = d.verify();

@@ -232,6 +232,10 @@ class Verifier {
     scanner.join();
     for (const Status& s : {replayed, scanned})
       if (!s.is_ok()) return std::unexpected(s);
+    if (report_.duplicates != duplicate_count_)
+      report("default",
+             pgn::cat("meta:duplicate_count is ", duplicate_count_,
+                      ", but the duplicates family marks ", report_.duplicates, " games"));
     if (Status s = check_statistics(); !s.is_ok()) return std::unexpected(s);
     // The entries of games that do not decode are not compared: the families are read again
     // without them (the games pass found which they are; usually none).
@@ -312,13 +316,15 @@ class Verifier {
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       const std::string_view key = it->key().ToStringView();
       if (key == "meta:schema_version" || key == "meta:game_count" || key == "meta:reject_count" ||
-          key == "meta:player_count" || key == "meta:name_count") {
+          key == "meta:player_count" || key == "meta:name_count" || key == "meta:duplicate_count") {
         if (it->value().size() != 4)
           report("default", pgn::cat(key, ": ", it->value().size(), " bytes, not 4"));
         else if (key == "meta:player_count")
           player_count_ = bytes::read_big_endian32(it->value().ToStringView());
         else if (key == "meta:name_count")
           name_count_ = bytes::read_big_endian32(it->value().ToStringView());
+        else if (key == "meta:duplicate_count")
+          duplicate_count_ = bytes::read_big_endian32(it->value().ToStringView());
       } else if (key == "meta:position_generations" || key == "meta:variation_generations") {
         // Decoded when the store was opened (a damaged list makes the database unreadable).
       } else {
@@ -1088,7 +1094,8 @@ class Verifier {
   // Entries of listed generations read by the first pass (both halves; variations).
   std::uint64_t position_entries_read_ = 0, variation_entries_read_ = 0;
   bool quiet_ = false;
-  std::uint32_t player_count_ = 0, name_count_ = 0;  // counters read by check_default
+  // Counters read by check_default.
+  std::uint32_t player_count_ = 0, name_count_ = 0, duplicate_count_ = 0;
   // Games whose bytes do not decode: their index entries are not compared (the game is
   // reported once, as undecodable).
   std::set<std::uint32_t> undecodable_;

@@ -1,12 +1,15 @@
 #include "pgndb/query/search.h"
 #include "pgn/game_result.h"
 
+#include <re2/filtered_re2.h>
 #include <re2/re2.h>
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 
 #include "pgn/text.h"
+#include "pgndb/index/names.h"
 
 namespace pgndb::query {
 
@@ -39,14 +42,59 @@ std::expected<std::vector<std::string>, Status> names_containing(const index::St
                                                                  const std::string& key) {
   return store.names_containing(dimension, key);
 }
+// The literal pieces (RE2's "atoms", lower case) that every name a pattern matches holds at
+// least one of, as search keys of 3 bytes or more; nothing when some matching name may hold
+// none (`^k.*v$`, a piece shorter than 3 letters and digits, or one in another script than
+// Latin's): then every name is read.
+std::optional<std::vector<std::string>> required_pieces(const re2::RE2& pattern) {
+  re2::FilteredRE2 filter(3);
+  int id = 0;
+  if (filter.Add(pattern.pattern(), pattern.options(), &id) != re2::RE2::NoError) return {};
+  std::vector<std::string> atoms;
+  filter.Compile(&atoms);
+  // A pattern that passes the filter with no piece found is "unfiltered": it needs none.
+  std::vector<int> passing;
+  filter.AllPotentials({}, &passing);
+  if (atoms.empty() || !passing.empty()) return std::nullopt;
+  std::vector<std::string> keys;
+  for (const std::string& atom : atoms) {
+    std::string key = index::name_search_key(atom);
+    // Names keep other scripts' letters as written, and the index compares bytes: a pattern
+    // matched without regard to case finds "Дубов" with "дубов", which the index would not.
+    const bool ascii = std::all_of(key.begin(), key.end(), [](char c) { return c > 0; });
+    if (key.size() < 3 || !ascii) return std::nullopt;
+    keys.push_back(std::move(key));
+  }
+  return keys;
+}
+
 std::expected<std::vector<std::string>, Status> names_matching(const index::Store& store,
                                                                Names dimension,
                                                                const re2::RE2& pattern) {
+  std::vector<std::string> out;
+  auto keep_matching = [&](auto&& names) {
+    for (const auto& name : names)
+      if (re2::RE2::PartialMatch(name, pattern)) out.emplace_back(name);
+  };
+  // A name holding a piece holds its search key too: the names containing each piece's key
+  // are the candidates (the name index answers those), and the pattern decides.
+  if (auto pieces = required_pieces(pattern)) {
+    std::vector<std::string> candidates;
+    for (const std::string& key : *pieces) {
+      auto names = store.names_containing(dimension, key);
+      if (!names) return std::unexpected(names.error());
+      candidates.insert(candidates.end(), names->begin(), names->end());
+    }
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    keep_matching(candidates);
+    return out;
+  }
   auto values = store.name_values(dimension);
   if (!values) return std::unexpected(values.error());
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < (*values)->size(); ++i)
-    if (re2::RE2::PartialMatch((**values)[i], pattern)) out.emplace_back((**values)[i]);
+  std::vector<std::string_view> names;
+  for (std::size_t i = 0; i < (*values)->size(); ++i) names.push_back((**values)[i]);
+  keep_matching(names);
   return out;
 }
 
