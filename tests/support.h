@@ -76,6 +76,15 @@ inline std::string pgn_files_joined(const std::filesystem::path& dir) {
   return all;
 }
 
+// The inconsistencies a verify report lists (pgndb::index::VerifyReport), one a line, for INFO:
+// a template, so that tests of libpgn alone need not link the index.
+template <class Report>
+std::string listing(const Report& report) {
+  std::string out;
+  for (const auto& p : report.listed) out += p.family + ": " + p.text + "\n";
+  return out;
+}
+
 // `text` with each run of white space (space, tab, CR, LF) as one space, and none at either end.
 inline std::string squeeze(std::string_view text) {
   std::string out;

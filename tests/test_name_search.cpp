@@ -162,9 +162,7 @@ TEST_CASE("a search by part of a name finds what reading every name finds") {
   CHECK(stats->players == (*players)->size());
   auto report = pgndb::index::verify_store(*store);
   REQUIRE(report);
-  std::string listed;
-  for (const auto& p : report->listed) listed += p.family + ": " + p.text + "\n";
-  INFO(listed);
+  INFO(pgndb::test::listing(*report));
   CHECK(report->consistent());
   CHECK(report->name_index > 0);
 }

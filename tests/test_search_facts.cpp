@@ -350,9 +350,7 @@ TEST_CASE("a database of schema 9, 10 or 11 is upgraded in place by a writer, an
   // The facts equal the games, and the metadata holds no key of results or plies.
   auto report = pgndb::index::verify_store(*store);
   REQUIRE(report);
-  std::string listed;
-  for (const auto& p : report->listed) listed += p.family + ": " + p.text + "\n";
-  INFO(listed);
+  INFO(pgndb::test::listing(*report));
   CHECK(report->consistent());
   CHECK(report->facts == games);
 }

@@ -66,12 +66,6 @@ VerifyReport verify(const fs::path& db) {
   return *report;
 }
 
-std::string listing(const VerifyReport& r) {
-  std::string out;
-  for (const auto& p : r.listed) out += p.family + ": " + p.text + "\n";
-  return out;
-}
-
 // Whether `r` holds an inconsistency of `family` whose text contains `part`.
 bool reported(const VerifyReport& r, std::string_view family, std::string_view part) {
   return std::any_of(r.listed.begin(), r.listed.end(), [&](const auto& p) {

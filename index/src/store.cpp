@@ -2098,21 +2098,15 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   }
   impl->version = bytes::read_big_endian32(value);
 
-  auto games = impl->read_number(Default, game_count_key, game_count_key);
-  if (!games) return std::unexpected(games.error());
-  auto players = impl->read_number(Default, player_count_key, player_count_key);
-  if (!players) return std::unexpected(players.error());
-  impl->players = *players;
-  auto name_count = impl->read_number(Default, name_count_key, name_count_key);
-  if (!name_count) return std::unexpected(name_count.error());
-  impl->name_count = *name_count;
-  auto duplicates = impl->read_number(Default, duplicate_count_key, duplicate_count_key);
-  if (!duplicates) return std::unexpected(duplicates.error());
-  impl->duplicates = *duplicates;
-  auto rejects = impl->read_number(Default, reject_count_key, reject_count_key);
-  if (!rejects) return std::unexpected(rejects.error());
-  impl->games = *games;
-  impl->rejects = *rejects;
+  // The counters (0 when absent: a new database, or one an upgrade is about to count).
+  for (auto [key, counter] :
+       {std::pair{game_count_key, &impl->games}, std::pair{reject_count_key, &impl->rejects},
+        std::pair{player_count_key, &impl->players}, std::pair{name_count_key, &impl->name_count},
+        std::pair{duplicate_count_key, &impl->duplicates}}) {
+    auto n = impl->read_number(Default, key, key);
+    if (!n) return std::unexpected(n.error());
+    *counter = *n;
+  }
   for (int kind : {Impl::MainLine, Impl::InVariations}) {
     s = impl->db->Get(rocksdb::ReadOptions(), impl->families[Default],
                       Impl::generations_key_of(kind), &value);

@@ -157,6 +157,20 @@ std::string describe_name(std::string_view name) {
   return "key " + hex_bytes(name);
 }
 
+// The entries of `expected` that `stored` lacks, and those it has beyond them (both sorted
+// here; repeated entries count as many times as they stand).
+std::pair<std::vector<std::string>, std::vector<std::string>> differences(
+    std::vector<std::string>& expected, std::vector<std::string>& stored) {
+  std::sort(expected.begin(), expected.end());
+  std::sort(stored.begin(), stored.end());
+  std::vector<std::string> missing, extra;
+  std::set_difference(expected.begin(), expected.end(), stored.begin(), stored.end(),
+                      std::back_inserter(missing));
+  std::set_difference(stored.begin(), stored.end(), expected.begin(), expected.end(),
+                      std::back_inserter(extra));
+  return {std::move(missing), std::move(extra)};
+}
+
 // An entry of the name index as verify compares them: a number's key and its name, or a
 // fragment's key and a number of its list.
 std::string describe_index_entry(std::string_view entry) {
@@ -414,13 +428,7 @@ class Verifier {
     };
     if (Status s = rebuild(false, keep(want)); !s.is_ok()) return s;
     if (Status s = scan(false, keep(have)); !s.is_ok()) return s;
-    std::sort(want.begin(), want.end());
-    std::sort(have.begin(), have.end());
-    std::vector<std::string> missing, extra;
-    std::set_difference(want.begin(), want.end(), have.begin(), have.end(),
-                        std::back_inserter(missing));
-    std::set_difference(have.begin(), have.end(), want.begin(), want.end(),
-                        std::back_inserter(extra));
+    const auto [missing, extra] = differences(want, have);
     for (const std::string& e : missing)
       report("name_index", describe_index_entry(e) + ": missing (the names family has the name)");
     for (const std::string& e : extra)
@@ -1032,13 +1040,7 @@ class Verifier {
   // The entries of the groups whose digests differed, one by one.
   void compare_entries(Digested kind, std::vector<std::string>& expected,
                        std::vector<std::string>& stored) {
-    std::sort(expected.begin(), expected.end());
-    std::sort(stored.begin(), stored.end());
-    std::vector<std::string> missing, extra;
-    std::set_difference(expected.begin(), expected.end(), stored.begin(), stored.end(),
-                        std::back_inserter(missing));
-    std::set_difference(stored.begin(), stored.end(), expected.begin(), expected.end(),
-                        std::back_inserter(extra));
+    const auto [missing, extra] = differences(expected, stored);
     for (const std::string& e : missing) report_entry(kind, e, true);
     for (const std::string& e : extra) report_entry(kind, e, false);
   }
