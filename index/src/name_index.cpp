@@ -73,7 +73,8 @@ bool decode_numbers(std::string_view in, std::vector<std::uint32_t>& out) {
   bool first = true;
   while (!reader.empty()) {
     std::uint64_t delta = 0;
-    if (!reader.varint(delta)) return false;
+    // A difference past 32 bits would wrap the sum (the fuzzer found one going backwards).
+    if (!reader.varint(delta) || delta > 0xFFFFFFFFu) return false;
     // Each operand's first number is written whole (a difference from 0).
     const std::uint64_t n = first ? delta : previous + delta;
     if (n > 0xFFFFFFFFu || (first ? n == 0 : delta == 0)) return false;
