@@ -499,6 +499,27 @@ TableContent rows_content(std::vector<Row>& rows) {
   };
 }
 
+// Names new to the database, as a batch or a part of an upgrade writes them: each name's key in
+// the names family with its number, the number's key in the name index with the name, and the
+// (fragment code << 32 | number) of each of its fragments (index_content).
+struct NewNames {
+  std::vector<Row> names, numbers;
+  std::vector<std::uint64_t> postings;
+  std::vector<std::uint32_t> codes;  // scratch
+  void add(std::string_view name, std::uint32_t number) {
+    names.push_back({std::string(name), bytes::big_endian32(number)});
+    numbers.push_back({name_index::number_key(number), std::string(name)});
+    codes.clear();
+    name_index::append_fragment_codes(name, codes);
+    for (std::uint32_t code : codes) postings.push_back(std::uint64_t(code) << 32 | number);
+  }
+  void clear() {
+    names.clear();
+    numbers.clear();
+    postings.clear();
+  }
+};
+
 // What a batch (or a part of an upgrade) adds to the name index (name_index.h): `postings`,
 // each a fragment's code (name_index::append_fragment_codes) above a name's number, become one
 // merge operand per fragment; `numbers`, the rows of the new names' numbers, ascending, follow
@@ -705,31 +726,22 @@ struct Store::Impl {
   // again, the names get the same numbers, and the merge drops the repeated ones.
   Status add_name_index() {
     std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(bulk_read_options(), families[Names]));
-    std::vector<Row> names, numbers;
-    std::vector<std::uint64_t> postings;
-    std::vector<std::uint32_t> codes;
+    NewNames added;
     std::uint32_t count = 0, player_names = 0;
     auto write = [&]() -> Status {
-      if (names.empty()) return Status::ok();
+      if (added.names.empty()) return Status::ok();
       TableContent contents[FamilyCount];
-      contents[Names] = rows_content(names);
-      contents[NameIndex] = index_content(postings, numbers);
+      contents[Names] = rows_content(added.names);
+      contents[NameIndex] = index_content(added.postings, added.numbers);
       Status s = ingest(contents);
-      names.clear();
-      numbers.clear();
-      postings.clear();
+      added.clear();
       return s;
     };
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       const std::string_view name = it->key().ToStringView();
-      const std::uint32_t number = ++count;
       player_names += name.starts_with(char(metadata::Player));
-      names.push_back({std::string(name), bytes::big_endian32(number)});
-      numbers.push_back({name_index::number_key(number), std::string(name)});
-      codes.clear();
-      name_index::append_fragment_codes(name, codes);
-      for (std::uint32_t code : codes) postings.push_back(std::uint64_t(code) << 32 | number);
-      if (postings.size() >= (std::size_t(1) << 20))
+      added.add(name, ++count);
+      if (added.postings.size() >= (std::size_t(1) << 20))
         if (Status s = write(); !s.is_ok()) return s;
     }
     if (!it->status().ok()) return from_rocksdb(it->status(), "reading the names");
@@ -1364,21 +1376,13 @@ Status WriteBatch::commit() {
   else
     return found.error();
   std::uint32_t new_players = 0;
-  std::vector<Row> name_rows, number_rows;
-  std::vector<std::uint64_t> postings;
-  std::vector<std::uint32_t> codes;
+  NewNames added;
   for (std::size_t i = 0; i < new_names.size(); ++i) {
-    const std::string_view name = new_names[i];
-    const std::uint32_t number = store.name_count + 1 + std::uint32_t(i);
-    new_players += name[0] == metadata::Player;
-    name_rows.push_back({std::string(name), bytes::big_endian32(number)});
-    number_rows.push_back({name_index::number_key(number), std::string(name)});
-    codes.clear();
-    name_index::append_fragment_codes(name, codes);
-    for (std::uint32_t code : codes) postings.push_back(std::uint64_t(code) << 32 | number);
+    new_players += new_names[i][0] == metadata::Player;
+    added.add(new_names[i], store.name_count + 1 + std::uint32_t(i));
   }
-  contents[Names] = rows_content(name_rows);
-  contents[NameIndex] = index_content(postings, number_rows);
+  contents[Names] = rows_content(added.names);
+  contents[NameIndex] = index_content(added.postings, added.numbers);
 
   // The counters go in the same atomic batch as what they count.
   counters.push_back({std::string(game_count_key), bytes::big_endian32(games)});

@@ -37,11 +37,6 @@ bool contains(const Ids& sorted, std::uint32_t id) {
 // The names of a dimension that match: those containing a search key (the index's name
 // fragments find them), or those a regular expression matches (every name read).
 using Names = index::Store::NameDimension;
-std::expected<std::vector<std::string>, Status> names_containing(const index::Store& store,
-                                                                 Names dimension,
-                                                                 const std::string& key) {
-  return store.names_containing(dimension, key);
-}
 // The literal pieces (RE2's "atoms", lower case) that every name a pattern matches holds at
 // least one of, as search keys of 3 bytes or more; nothing when some matching name may hold
 // none (`^k.*v$`, a piece shorter than 3 letters and digits, or one in another script than
@@ -181,7 +176,7 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
                          Named{filters.site, Names::Site, Any, "names: site"}})
     if (!n.key.empty())
       if (Status s =
-              add_named(n.dimension, n.colour, names_containing(store, n.dimension, n.key), n.what);
+              add_named(n.dimension, n.colour, store.names_containing(n.dimension, n.key), n.what);
           !s.is_ok())
         return std::unexpected(s);
   struct Pattern {
@@ -205,7 +200,7 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
   for (const Outcome& o : {Outcome{filters.winner, search.winner_white_, search.winner_black_},
                            Outcome{filters.loser, search.loser_white_, search.loser_black_}}) {
     if (o.key.empty()) continue;
-    auto matched = names_containing(store, Player, o.key);
+    auto matched = store.names_containing(Player, o.key);
     if (!matched) return std::unexpected(matched.error());
     for (auto [colour, ids] : {std::pair{White, &o.as_white}, std::pair{Black, &o.as_black}}) {
       auto named = games_named(store, Player, colour, *matched);
