@@ -34,8 +34,6 @@ bool contains(const Ids& sorted, std::uint32_t id) {
   return std::binary_search(sorted.begin(), sorted.end(), id);
 }
 
-// The names of a dimension that match: those containing a search key (the index's name
-// fragments find them), or those a regular expression matches (every name read).
 using Names = index::Store::NameDimension;
 // The literal pieces (RE2's "atoms", lower case) that every name a pattern matches holds at
 // least one of, as search keys of 3 bytes or more; nothing when some matching name may hold
