@@ -71,8 +71,11 @@ void explain(const query::Plan& plan) {
     std::cerr << '\n';
   }
   if (!plan.order.empty()) std::cerr << "plan: sorted by " << plan.order << '\n';
-  std::cerr << "plan: " << plan.candidates << " candidates, " << plan.examined << " examined, "
-            << plan.passed << " passed\n";
+  if (plan.read_as_needed)
+    std::cerr << "plan: the position's games read as the search needs them\n";
+  std::cerr << "plan: " << plan.candidates
+            << (plan.read_as_needed ? " candidates read, " : " candidates, ") << plan.examined
+            << " examined, " << plan.passed << " passed\n";
 }
 
 }  // namespace

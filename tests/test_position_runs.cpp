@@ -1,12 +1,16 @@
 // The position index's runs (index/src/position_runs.h): folding sorted runs gives the sorted
-// union of their entries, as std::set computes it; damaged or out-of-order bytes are refused.
+// union of their entries, as std::set computes it; damaged or out-of-order bytes are refused; a
+// run read entry by entry, and generations' ids merged a few at a time (ascending_merge.h).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <memory>
 #include <random>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "ascending_merge.h"
 #include "position_runs.h"
 
 using pgndb::index::positions::decode_run;
@@ -137,4 +141,92 @@ TEST_CASE("bytes that are not a run are refused") {
   out.clear();
   REQUIRE(decode_run(folded, out));
   CHECK(out == std::vector<Entry>{{1, 1}});
+}
+
+TEST_CASE("a run read entry by entry gives its entries in order, and stops where it is damaged") {
+  using pgndb::index::positions::RunReader;
+  std::mt19937 random(4);
+  const auto run = random_run(random, 200, 1, 50'000);
+  const std::string bytes = encoded(run);
+  RunReader reader;
+  REQUIRE(reader.open(bytes));
+  CHECK(reader.remaining() == run.size());
+  std::vector<Entry> read;
+  Entry e;
+  // Stopped half-way, it has given the first half and reads on from there.
+  while (read.size() < 100 && reader.next(e)) read.push_back(e);
+  CHECK(std::equal(read.begin(), read.end(), run.begin()));
+  CHECK_FALSE(reader.clean_end());
+  while (reader.next(e)) read.push_back(e);
+  CHECK(read == run);
+  CHECK(reader.clean_end());
+  CHECK_FALSE(reader.damaged());
+  // Cut short, it gives the entries its bytes hold whole, then reports the damage.
+  REQUIRE(reader.open(std::string_view(bytes).substr(0, bytes.size() / 2)));
+  read.clear();
+  while (reader.next(e)) read.push_back(e);
+  CHECK(reader.damaged());
+  CHECK(read.size() < run.size());
+  CHECK(std::equal(read.begin(), read.end(), run.begin()));
+  CHECK_FALSE(reader.open(std::string(1, char(5))));  // a count, and nothing after it
+}
+
+namespace {
+
+// A stream of take_ascending over a sorted vector; `fail_at` ids in, it cannot be read.
+struct VectorStream {
+  std::vector<std::uint32_t> ids;
+  std::size_t at = 0, fail_at = ~std::size_t(0);
+  std::uint32_t head = 0;
+  bool live = false;
+  bool advance() {
+    if (at == fail_at) return false;
+    live = at < ids.size();
+    if (live) head = ids[at++];
+    return true;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("ascending streams of different ids merge into one ascending list, a few at a time") {
+  using pgndb::index::take_ascending;
+  std::mt19937 random(5);
+  for (int trial = 0; trial < 300; ++trial) {
+    // Ids dealt to 1-8 streams: in stretches (as generations hold them) or one by one at random
+    // (interleaved, as merges of generations that were not neighbours leave them).
+    const std::size_t streams = 1 + random() % 8, total = random() % 400;
+    std::vector<std::unique_ptr<VectorStream>> s;
+    for (std::size_t i = 0; i < streams; ++i) s.push_back(std::make_unique<VectorStream>());
+    std::set<std::uint32_t> all;
+    while (all.size() < total) all.insert(std::uint32_t(random()));
+    const bool stretches = trial % 2 == 0;
+    std::size_t dealt = 0;
+    for (const std::uint32_t id : all) {
+      const std::size_t to =
+          stretches ? dealt * streams / std::max<std::size_t>(total, 1) : random() % streams;
+      s[to]->ids.push_back(id);
+      ++dealt;
+    }
+    if (stretches) std::shuffle(s.begin(), s.end(), random);
+    for (auto& stream : s) REQUIRE(stream->advance());
+    std::erase_if(s, [](const auto& stream) { return !stream->live; });
+    std::vector<std::uint32_t> merged;
+    const std::size_t chunk = 1 + random() % 50;
+    for (;;) {
+      std::size_t taken = 0;
+      REQUIRE(take_ascending(s, chunk, merged, taken));
+      CHECK(taken <= chunk);
+      if (taken < chunk) break;
+    }
+    CHECK(merged == std::vector<std::uint32_t>(all.begin(), all.end()));
+  }
+  // A stream that cannot be read stops the merge with false.
+  std::vector<std::unique_ptr<VectorStream>> s;
+  s.push_back(std::make_unique<VectorStream>(VectorStream{{1, 2, 3}, 0, 2}));
+  REQUIRE(s[0]->advance());
+  std::vector<std::uint32_t> merged;
+  std::size_t taken = 0;
+  CHECK_FALSE(take_ascending(s, 10, merged, taken));
+  CHECK(merged == std::vector<std::uint32_t>{1, 2});
 }

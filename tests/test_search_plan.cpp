@@ -3,9 +3,14 @@
 // games the search gives. The database is the samples, imported by the real pgndb.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
+#include <sstream>
 #include <string>
 
+#include "pgn/fen.h"
+#include "pgn/game.h"
 #include "pgndb/index/store.h"
 #include "pgndb/query/filters.h"
 #include "pgndb/query/search.h"
@@ -120,4 +125,107 @@ TEST_CASE("a sorted search examines every candidate before the first game") {
   CHECK(plan.order == "date, latest first");
   CHECK(plan.examined == plan.candidates);
   CHECK(plan.passed == given);
+}
+
+namespace {
+
+// Six corpus files imported by three imports in batches of 150: several generations.
+const Store& corpus_store() {
+  static pgndb::test::TempDir dir;
+  static const Store store = [] {
+    const fs::path corpus = fs::path(PGNDB_SHARED_DATA) / "corpus";
+    for (const char* files :
+         {"Akobian.pgn Alekhine.pgn", "Alekseev.pgn Almasi.pgn", "Morphy.pgn Breyer.pgn"}) {
+      std::string command =
+          std::string(PGNDB_BINARY) + " import --batch 150 --db '" + (dir / "db").string() + "'";
+      std::istringstream names(files);
+      for (std::string name; names >> name;) command += " '" + (corpus / name).string() + "'";
+      const auto r = pgndb::test::run_command(command);
+      INFO(r.out);
+      REQUIRE(r.exit_code == 0);
+    }
+    auto opened = Store::open((dir / "db").string(), {.create_if_missing = false});
+    REQUIRE(opened);
+    return std::move(*opened);
+  }();
+  return store;
+}
+
+unsigned rating(const pgn::GameRecord& game, std::string_view tag) {
+  const std::string* value = game.tag(tag);
+  return value && !value->empty() && std::isdigit(static_cast<unsigned char>((*value)[0]))
+             ? unsigned(std::stoul(*value))
+             : 0;
+}
+
+}  // namespace
+
+TEST_CASE("a position alone reads its games as needed: the same games as replaying every game") {
+  const Store& store = corpus_store();
+  REQUIRE(store.position_generations() >= 2);
+  // The oracle: every game replayed, for the positions of the first plies of a few openings.
+  const std::vector<std::string> openings = {"",        "1.e4",          "1.d4",
+                                             "1.e4 c5", "1.d4 Nf6 2.c4", "1.e4 e5 2.Nf3 Nc6 3.Bb5"};
+  std::vector<pgn::Position> positions;
+  for (const std::string& moves : openings) {
+    FilterText text;
+    text.moves = moves;
+    auto filters = pgndb::query::parse_filters(text);
+    REQUIRE(filters);
+    positions.push_back(filters->position.value_or(pgn::Position()));
+  }
+  std::vector<std::vector<std::uint32_t>> reaching(positions.size()), strong(positions.size());
+  for (std::uint32_t id = 1; id <= store.game_count(); ++id) {
+    auto game = store.game(id);
+    REQUIRE(game);
+    if (!(game->start == pgn::Position())) continue;
+    std::vector<pgn::Key> keys = {pgn::repetition_key(game->start)};
+    pgn::Position at = game->start;
+    for (const auto& node : game->moves) {
+      at.play_or_pass(node.move);
+      keys.push_back(pgn::repetition_key(at));
+    }
+    const bool rated = rating(*game, "WhiteElo") >= 2600 && rating(*game, "BlackElo") >= 2600;
+    for (std::size_t p = 0; p < positions.size(); ++p)
+      if (std::find(keys.begin(), keys.end(), pgn::repetition_key(positions[p])) != keys.end()) {
+        reaching[p].push_back(id);
+        if (rated) strong[p].push_back(id);
+      }
+  }
+  for (std::size_t p = 0; p < positions.size(); ++p) {
+    INFO(openings[p]);
+    for (const bool with_ratings : {false, true}) {
+      FilterText text;
+      text.moves = openings[p];
+      text.fen = openings[p].empty() ? pgn::to_fen(pgn::Position()) : "";
+      text.min_elo = with_ratings ? 2600 : 0;
+      std::uint64_t given = 0;
+      auto filters = pgndb::query::parse_filters(text);
+      REQUIRE(filters);
+      auto search = Search::start(store, *filters);
+      REQUIRE(search);
+      std::vector<std::uint32_t> ids;
+      for (;;) {
+        auto id = search->next();
+        REQUIRE(id);
+        if (!*id) break;
+        ids.push_back(**id);
+        // The first 20 games: only the candidates that gave them were read.
+        if (ids.size() == 20 && reaching[p].size() > 2000) {
+          CHECK(search->plan().read_as_needed);
+          CHECK(search->plan().candidates < reaching[p].size() / 2);
+        }
+      }
+      given = ids.size();
+      CHECK(ids == (with_ratings ? strong[p] : reaching[p]));
+      CHECK(search->plan().candidates == reaching[p].size());
+      CHECK(search->plan().passed == given);
+      // Counted without reading the games one by one.
+      auto counted = Search::start(store, *filters);
+      REQUIRE(counted);
+      auto n = counted->count();
+      REQUIRE(n);
+      CHECK(*n == given);
+    }
+  }
 }

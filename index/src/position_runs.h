@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "bit_stream.h"
 #include "pgn/types.h"
 
 namespace pgndb::index::positions {
@@ -70,6 +71,30 @@ void encode_run(const std::vector<Entry>& sorted, std::string& out);
 // Appends the entries of `run` to `out`; false when the bytes are not a run (truncated, bytes or
 // bits left over, a suffix beyond suffix_bits, a game id beyond 32 bits).
 [[nodiscard]] bool decode_run(std::string_view run, std::vector<Entry>& out);
+
+// A run's entries one at a time, in (suffix, game) order: a search that wants the first games of
+// a popular position decodes the entries before its suffix and as many of its own as it takes,
+// not the whole run. The bytes must outlive the reader.
+class RunReader {
+ public:
+  RunReader() = default;
+  // False when the bytes do not start as a run does (see decode_run for the checks).
+  [[nodiscard]] bool open(std::string_view run);
+  // The next entry; false at the end of the run, or where its bytes are damaged (damaged()).
+  [[nodiscard]] bool next(Entry& e);
+  bool damaged() const { return damaged_; }
+  // The entries not read yet.
+  std::uint64_t remaining() const { return left_; }
+  // Whether the run ended where its bytes do (checked after the last entry).
+  bool clean_end() const;
+
+ private:
+  BitReader bits_;
+  std::uint64_t left_ = 0;  // entries not read yet
+  std::uint8_t k_ = 0, w_ = 0;
+  bool first_ = true, damaged_ = false;
+  Entry last_{};
+};
 
 // Folds runs (a bucket's runs, one per import batch) into one. Each run is sorted already, so
 // they are merged, two by two, rather than sorted again: sorting took most of the compaction

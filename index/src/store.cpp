@@ -25,6 +25,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ascending_merge.h"
 #include "bytes.h"
 #include "fact_group.h"
 #include "game_facts.h"
@@ -984,21 +985,21 @@ struct Store::Impl {
   }
 
   // Appends to `ids` the games generation `g`'s run of `bucket` (in family `f`) lists at
-  // `suffix`; `run` and `value` are scratch. Nothing when the generation has no such run.
+  // `suffix`; `value` is scratch. Nothing when the generation has no such run.
   Status add_games_at(Family f, std::uint32_t g, std::uint32_t bucket, std::uint32_t suffix,
-                      std::vector<std::uint32_t>& ids, std::vector<positions::Entry>& run,
-                      std::string& value) const {
+                      std::vector<std::uint32_t>& ids, std::string& value) const {
     rocksdb::Status s =
         db->Get(rocksdb::ReadOptions(), families[f], positions::generation_key(g, bucket), &value);
     if (s.IsNotFound()) return Status::ok();
     if (!s.ok()) return from_rocksdb(s, "reading the position index");
-    run.clear();
-    if (!positions::decode_run(value, run))
-      return Status::error(Status::Code::Corruption, "position index damaged");
     // The run is sorted by (suffix, game): the matches are one stretch, in game order.
-    auto first = std::lower_bound(run.begin(), run.end(), positions::Entry{suffix, 0});
-    for (; first != run.end() && first->suffix == suffix; ++first) ids.push_back(first->game);
-    return Status::ok();
+    const Status damaged = Status::error(Status::Code::Corruption, "position index damaged");
+    positions::RunReader run;
+    if (!run.open(value)) return damaged;
+    positions::Entry e;
+    while (run.next(e) && e.suffix <= suffix)
+      if (e.suffix == suffix) ids.push_back(e.game);
+    return run.damaged() ? damaged : Status::ok();
   }
 
   // Deletes the table files of generation `g` (a key range of its own) from family `f`.
@@ -1647,27 +1648,72 @@ std::uint64_t Store::position_generations(bool in_variations) const {
   return impl_->generations_of(in_variations ? Impl::InVariations : Impl::MainLine).live.size();
 }
 
-std::expected<std::vector<std::uint32_t>, Status> Store::games_at(const pgn::Position& position,
+// One generation's run of a bucket, pinned where RocksDB holds it, with a reader standing on the
+// next game of the wanted suffix (a stream of take_ascending).
+struct Store::PositionGames::Runs {
+  struct Stream {
+    rocksdb::PinnableSlice value;
+    positions::RunReader reader;
+    std::uint32_t suffix = 0;
+    std::uint32_t head = 0;  // the next game, while `live`
+    bool live = false;
+
+    // Moves to the next game of the suffix; false when the run is damaged.
+    bool advance() {
+      positions::Entry e;
+      while (reader.next(e)) {
+        if (e.suffix < suffix) continue;  // only before the stretch: runs are sorted by suffix
+        live = e.suffix == suffix;
+        head = e.game;
+        return true;
+      }
+      live = false;
+      return !reader.damaged();
+    }
+  };
+  std::vector<std::unique_ptr<Stream>> streams;
+};
+
+Store::PositionGames::PositionGames(std::unique_ptr<Runs> runs) : runs_(std::move(runs)) {}
+Store::PositionGames::PositionGames(PositionGames&&) noexcept = default;
+Store::PositionGames& Store::PositionGames::operator=(PositionGames&&) noexcept = default;
+Store::PositionGames::~PositionGames() = default;
+
+Status Store::PositionGames::next(std::size_t n, std::vector<std::uint32_t>& ids) {
+  std::size_t taken = 0;
+  const bool read = take_ascending(runs_->streams, n, ids, taken);
+  given_ += taken;
+  return read ? Status::ok() : Status::error(Status::Code::Corruption, "position index damaged");
+}
+
+std::expected<Store::PositionGames, Status> Store::position_games(const pgn::Position& position,
                                                                   bool in_variations) const {
   const pgn::Key key = pgn::repetition_key(position);
-  const std::uint32_t bucket = positions::bucket_of(key), suffix = positions::suffix_of(key);
+  const std::uint32_t bucket = positions::bucket_of(key);
   const Family family = in_variations ? VariationPositions : position_family(bucket);
-  const positions::Generations generations =
-      impl_->generations_of(in_variations ? Impl::InVariations : Impl::MainLine);
-  std::vector<std::uint32_t> ids;
-  std::vector<positions::Entry> run;
-  std::string value;
-  // One run per generation; the games of different generations are different games. Each
-  // run gives its games ascending, and a later generation's usually follow an earlier one's:
-  // merged as they come (sorting 900,000 ids was a tenth of a search at 2 M games).
-  for (const positions::Generation& g : generations.live) {
-    const std::size_t before = ids.size();
-    if (Status s = impl_->add_games_at(family, g.id, bucket, suffix, ids, run, value); !s.is_ok())
-      return std::unexpected(s);
-    const auto middle = ids.begin() + std::ptrdiff_t(before);
-    if (before > 0 && middle != ids.end() && *middle < *(middle - 1))
-      std::inplace_merge(ids.begin(), middle, ids.end());
+  auto runs = std::make_unique<PositionGames::Runs>();
+  // One run per generation, read now: the games are those of the generations live at this call.
+  for (const positions::Generation& g :
+       impl_->generations_of(in_variations ? Impl::InVariations : Impl::MainLine).live) {
+    auto stream = std::make_unique<PositionGames::Runs::Stream>();
+    stream->suffix = positions::suffix_of(key);
+    rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[family],
+                                       positions::generation_key(g.id, bucket), &stream->value);
+    if (s.IsNotFound()) continue;
+    if (!s.ok()) return std::unexpected(from_rocksdb(s, "reading the position index"));
+    if (!stream->reader.open(stream->value.ToStringView()) || !stream->advance())
+      return std::unexpected(Status::error(Status::Code::Corruption, "position index damaged"));
+    if (stream->live) runs->streams.push_back(std::move(stream));
   }
+  return PositionGames(std::move(runs));
+}
+
+std::expected<std::vector<std::uint32_t>, Status> Store::games_at(const pgn::Position& position,
+                                                                  bool in_variations) const {
+  auto games = position_games(position, in_variations);
+  if (!games) return std::unexpected(games.error());
+  std::vector<std::uint32_t> ids;
+  if (Status s = games->next(~std::size_t(0), ids); !s.is_ok()) return std::unexpected(s);
   return ids;
 }
 
@@ -1679,7 +1725,6 @@ std::expected<PositionStatistics, Status> Store::position_statistics(
   const Family family = position_family(bucket);
   const positions::Generations generations = impl_->generations_of(Impl::MainLine);
   PositionStatistics result;
-  std::vector<positions::Entry> run;
   positions::Statistics kept, sum;
   std::string value;
   for (const positions::Generation& g : generations.live) {
@@ -1694,8 +1739,7 @@ std::expected<PositionStatistics, Status> Store::position_statistics(
     }
     if (!s.IsNotFound())
       return std::unexpected(from_rocksdb(s, "reading the position index's statistics"));
-    if (Status read =
-            impl_->add_games_at(family, g.id, bucket, suffix, result.other_games, run, value);
+    if (Status read = impl_->add_games_at(family, g.id, bucket, suffix, result.other_games, value);
         !read.is_ok())
       return std::unexpected(read);
   }

@@ -136,7 +136,21 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
   // Each index-backed filter gives its games; the smallest set is intersected first.
   std::vector<Ids> sets;
   std::vector<std::string> names;  // what gave each set, for the plan
-  if (filters.position) {
+  // A position with no other index to intersect it with: its games are read as needed.
+  const bool other_sets =
+      !filters.player.empty() || !filters.white.empty() || !filters.black.empty() ||
+      !filters.event.empty() || !filters.site.empty() || filters.player_re || filters.white_re ||
+      filters.black_re || !filters.winner.empty() || !filters.loser.empty() || filters.eco;
+  if (filters.position && !filters.in_variations && !other_sets && order == Order::Id) {
+    auto games = store.position_games(*filters.position);
+    if (!games) return std::unexpected(games.error());
+    search.position_games_ = std::move(*games);
+    const std::uint64_t generations = store.position_generations();
+    search.plan_.steps.push_back(
+        {pgn::cat("positions (", generations, generations == 1 ? " generation)" : " generations)"),
+         0});
+    search.plan_.read_as_needed = true;
+  } else if (filters.position) {
     auto ids = store.games_at(*filters.position);
     if (!ids) return std::unexpected(ids.error());
     if (filters.in_variations) {
@@ -217,7 +231,7 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
   // read when nothing more selective (a position, a name, an ECO code) answers; otherwise the
   // date is checked on the candidates' facts too: a decade of dates is a third of the
   // database, and reading its index range cost more than the rest of the search.
-  const bool selective = !sets.empty() || filters.eco;
+  const bool selective = !sets.empty() || filters.eco || search.position_games_;
   if (filters.eco) {
     auto ids = store.games_with_eco(filters.eco->from, filters.eco->to);
     if (!ids) return std::unexpected(ids.error());
@@ -262,8 +276,9 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
     }
     search.candidates_ = std::move(result);
   }
-  search.plan_.every_game = !search.candidates_;
-  search.plan_.candidates = search.candidates_ ? search.candidates_->size() : store.game_count();
+  search.plan_.every_game = !search.candidates_ && !search.position_games_;
+  if (!search.position_games_)
+    search.plan_.candidates = search.candidates_ ? search.candidates_->size() : store.game_count();
   if (filters.min_elo || filters.max_elo) search.plan_.checked.emplace_back("ratings");
   if (filters.annotated) search.plan_.checked.emplace_back("annotated");
   search.check_facts_ |= filters.min_elo || filters.max_elo || filters.annotated;
@@ -308,9 +323,12 @@ bool Search::passes(std::uint32_t id, const index::SearchFacts& s) const {
   return true;
 }
 
-Ids Search::take_candidates(std::size_t n) {
-  Ids ids;
-  if (candidates_) {
+Status Search::take_candidates(std::size_t n, Ids& ids) {
+  ids.clear();
+  if (position_games_) {
+    if (Status s = position_games_->next(n, ids); !s.is_ok()) return s;
+    plan_.candidates = plan_.steps.front().games = position_games_->given();
+  } else if (candidates_) {
     const std::size_t end = std::min(candidates_->size(), at_ + n);
     ids.assign(candidates_->begin() + std::ptrdiff_t(std::min(at_, end)),
                candidates_->begin() + std::ptrdiff_t(end));
@@ -319,12 +337,13 @@ Ids Search::take_candidates(std::size_t n) {
     const std::size_t end = std::min<std::size_t>(store_->game_count(), at_ + n);
     for (; at_ < end; ++at_) ids.push_back(std::uint32_t(at_ + 1));
   }
-  return ids;
+  return Status::ok();
 }
 
 Status Search::sort(Order order) {
   std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed;
-  const Ids ids = take_candidates(~std::size_t(0));
+  Ids ids;
+  if (Status s = take_candidates(~std::size_t(0), ids); !s.is_ok()) return s;
   Status s = store_->for_each_facts(ids, [&](std::uint32_t id, const index::SearchFacts& facts) {
     if (!check_facts_ || passes(id, facts)) keyed.emplace_back(sort_key(order, facts), id);
   });
@@ -343,7 +362,8 @@ Status Search::sort(Order order) {
 
 std::expected<std::optional<std::uint32_t>, Status> Search::next() {
   while (ready_at_ == ready_.size()) {
-    Ids chunk = take_candidates(chunk_);
+    Ids chunk;
+    if (Status s = take_candidates(chunk_, chunk); !s.is_ok()) return std::unexpected(s);
     if (chunk.empty()) return std::nullopt;
     chunk_ = std::min<std::size_t>(chunk_ * 2, 16384);
     ready_at_ = 0;
@@ -367,6 +387,14 @@ std::expected<std::optional<std::uint32_t>, Status> Search::next() {
 std::expected<std::uint64_t, Status> Search::count() {
   std::uint64_t n = ready_.size() - ready_at_;
   ready_at_ = ready_.size();
+  if (!check_facts_ && position_games_) {
+    for (Ids chunk;;) {
+      if (Status s = take_candidates(1 << 16, chunk); !s.is_ok()) return std::unexpected(s);
+      if (chunk.empty()) return n;
+      n += chunk.size();
+      plan_.examined += chunk.size(), plan_.passed += chunk.size();
+    }
+  }
   if (!check_facts_) {
     const std::uint64_t total = candidates_ ? candidates_->size() : store_->game_count();
     if (plan_.order.empty()) {

@@ -174,6 +174,29 @@ class Store {
   // With `in_variations`, the games in which a variation (at any depth) reaches it instead.
   [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_at(
       const pgn::Position& position, bool in_variations = false) const;
+  // The same games read as they are needed: the first 20 games of a position that a million
+  // reach decode a few entries of each generation's run instead of all of them. Reads what the
+  // store held when it was made; the store must outlive it.
+  class PositionGames {
+   public:
+    PositionGames(PositionGames&&) noexcept;
+    PositionGames& operator=(PositionGames&&) noexcept;
+    ~PositionGames();
+    // Appends up to `n` more games to `ids`, ascending and each above the ones given before;
+    // none at the end.
+    [[nodiscard]] Status next(std::size_t n, std::vector<std::uint32_t>& ids);
+    // The games given so far.
+    std::uint64_t given() const { return given_; }
+
+   private:
+    friend class Store;
+    struct Runs;
+    explicit PositionGames(std::unique_ptr<Runs> runs);
+    std::unique_ptr<Runs> runs_;
+    std::uint64_t given_ = 0;
+  };
+  [[nodiscard]] std::expected<PositionGames, Status> position_games(
+      const pgn::Position& position, bool in_variations = false) const;
   // What the main line's position index keeps of the games that reach `position`: the move
   // statistics of the generations where it is popular, and the candidate games (as games_at
   // gives them) of the others. An opening tree adds the former and reads the latter.

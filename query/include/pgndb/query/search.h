@@ -29,6 +29,10 @@ struct Plan {
   };
   std::vector<Step> steps;
   bool every_game = false;  // no index answered: every game is a candidate
+  // A position alone (with filters checked on the facts, in id order) is read as the search
+  // needs its games: the first 20 of a million decode a few entries of each generation. Its
+  // step's games and the candidates are then those read so far.
+  bool read_as_needed = false;
   std::uint64_t candidates = 0;
   std::vector<std::string> checked;  // filters checked on the facts
   std::string order;                 // empty for id order
@@ -59,8 +63,8 @@ class Search {
   Search(const index::Store& store, const Filters& filters) : store_(&store), filters_(filters) {}
   // Whether a candidate passes the filters its facts answer.
   bool passes(std::uint32_t id, const index::SearchFacts& facts) const;
-  // The next candidates (at most `n`), in order.
-  Ids take_candidates(std::size_t n);
+  // The next candidates (at most `n`), in order, into `ids`.
+  [[nodiscard]] index::Status take_candidates(std::size_t n, Ids& ids);
   [[nodiscard]] index::Status sort(Order order);
 
   const index::Store* store_;
@@ -68,6 +72,8 @@ class Search {
   // Candidates from the indexes, ascending (or in the order asked); without any, every game
   // 1..game_count().
   std::optional<Ids> candidates_;
+  // Or a position's games, read as needed (Plan::read_as_needed).
+  std::optional<index::Store::PositionGames> position_games_;
   std::size_t at_ = 0;        // next candidate (index into candidates_, or id - 1)
   bool check_facts_ = false;  // a filter needs each candidate's facts
   // The games a name matched as White and as Black, for --winner and --loser (ascending).
