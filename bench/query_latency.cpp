@@ -283,6 +283,12 @@ int main(int argc, char** argv) {
     return shown;
   };
   std::uint64_t total_found = 0;
+  struct Timed {
+    const Query* query;
+    double count_ms, first20_ms;
+    std::uint64_t found;
+  };
+  std::vector<Timed> timed;  // each query's second pass
   for (int pass = 0; pass < 2; ++pass) {
     for (const Query& q : queries) {
       auto start = Clock::now();
@@ -295,6 +301,7 @@ int main(int argc, char** argv) {
         count_ms[q.kind].push_back(c);
         first20_ms[q.kind].push_back(f);
         total_found += n;
+        timed.push_back({&q, c, f, n});
       }
     }
   }
@@ -331,6 +338,21 @@ int main(int argc, char** argv) {
     print_row(kind + ": first 20 games", stats_of(first20_ms[kind]), position ? 2 : 0,
               position ? 20 : 0);
   }
+  // The queries behind the p99s, so that a slow one can be run again by hand.
+  auto print_slowest = [&](const char* what, double Timed::*ms) {
+    std::vector<Timed> by = timed;
+    std::sort(by.begin(), by.end(), [&](const Timed& a, const Timed& b) { return a.*ms > b.*ms; });
+    std::printf("  slowest %s:\n", what);
+    for (std::size_t i = 0; i < std::min<std::size_t>(3, by.size()); ++i) {
+      std::string args;
+      for (const std::string& a : find_arguments(by[i].query->filters))
+        args += (args.empty() ? "" : " ") + (a.find(' ') == std::string::npos ? a : "'" + a + "'");
+      std::printf("    %8.2f ms  %-8s %8llu games  %s\n", by[i].*ms, by[i].query->kind.c_str(),
+                  (unsigned long long)by[i].found, args.c_str());
+    }
+  };
+  print_slowest("counts", &Timed::count_ms);
+  print_slowest("first 20 games", &Timed::first20_ms);
   print_row("tree of the start position", stats_of(start_tree_ms), 100, 0);
   print_row("tree of early positions (ply 1-8)", stats_of(tree_ms), 0, 0);
   std::printf("\n%-34s %5s %9s %9s %9s  (ms)\n", "whole command (pgndb find)", "n", "p50", "p99",

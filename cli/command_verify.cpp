@@ -42,9 +42,9 @@ int run_verify(const po::variables_map& vm) {
             << r.summaries << " summaries, " << r.facts << " facts, " << r.positions
             << " positions, " << r.variation_positions << " variation positions, "
             << r.position_statistics << " position statistics, " << r.metadata << " metadata keys, "
-            << r.names << " names, " << r.name_index << " name index keys, " << r.fingerprints
-            << " fingerprints, " << r.duplicates << " duplicates, " << r.rejects << " rejects, "
-            << r.sources << " sources: "
+            << r.postings << " postings, " << r.names << " names, " << r.name_index
+            << " name index keys, " << r.fingerprints << " fingerprints, " << r.duplicates
+            << " duplicates, " << r.rejects << " rejects, " << r.sources << " sources: "
             << (r.consistent() ? std::string("consistent")
                                : std::to_string(r.inconsistencies) + " inconsistencies")
             << '\n';

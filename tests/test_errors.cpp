@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "pgndb/index/store.h"
 #include "support.h"
 
 namespace {
@@ -150,9 +151,9 @@ TEST_CASE("a database of another schema version: one line naming both versions, 
                          db.string() + " holds schema version 99, this pgndb reads version");
     // An older database: the message names the command that rebuilds it.
     check_one_line_error(shell(dir, pgndb + " " + command + " --db " + q(old) + tail),
-                         old.string() +
-                             " holds schema version 8, this pgndb reads version 12; rebuild it: "
-                             "`pgndb import --db NEW FILE...`");
+                         old.string() + " holds schema version 8, this pgndb reads version " +
+                             std::to_string(pgndb::index::schema_version) +
+                             "; rebuild it: `pgndb import --db NEW FILE...`");
   }
 }
 

@@ -4,18 +4,23 @@
 #include <rocksdb/db.h>
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "bytes.h"
 #include "fact_group.h"
+#include "name_index.h"
 #include "pgndb/index/store.h"
 #include "pgndb/index/verify.h"
 #include "pgndb/query/filters.h"
 #include "pgndb/query/search.h"
 #include "support.h"
+#include "value_postings.h"
 
 namespace fs = std::filesystem;
 using pgndb::index::SearchFacts;
@@ -111,6 +116,7 @@ std::vector<std::uint32_t> found(const Store& store, const pgndb::query::FilterT
   auto filters = pgndb::query::parse_filters(text);
   REQUIRE(filters);
   auto search = pgndb::query::Search::start(store, *filters);
+  if (!search) FAIL(search.error().message());
   REQUIRE(search);
   std::vector<std::uint32_t> ids;
   for (;;) {
@@ -258,19 +264,23 @@ TEST_CASE("searches checked on the facts give the games the tags say") {
 }
 
 // Schemas 9 and 10 had no facts family, and kept results and plies in the metadata index;
-// schemas 9 to 11 had no name index, no numbers for names and no counts of them. A reader
+// schemas 9 to 11 had no name index, no numbers for names and no counts of them; schemas 9 to 12
+// kept a metadata key per game for its date and its ECO code instead of lists of games. A reader
 // refuses them, naming the command that upgrades; a writer upgrades them in place.
-TEST_CASE("a database of schema 9, 10 or 11 is upgraded in place by a writer, and verifies") {
-  const int old_version = GENERATE(9, 10, 11);
+TEST_CASE("a database of schema 9 to 12 is upgraded in place by a writer, and verifies") {
+  const int old_version = GENERATE(9, 10, 11, 12);
   INFO("schema " << old_version);
   pgndb::test::TempDir dir;
   const fs::path db = dir / "old";
   fs::copy(copies_database(), db, fs::copy_options::recursive);
   std::uint32_t games = 0;
   std::vector<std::uint32_t> draws_before, named_before;
-  pgndb::query::FilterText draws, named;
+  std::vector<std::uint32_t> dated_before, eco_before;
+  pgndb::query::FilterText draws, named, dated, eco;
   draws.result = "1/2-1/2";
   named.player = "morph";
+  dated.date = "1850..1900";
+  eco.eco = "B20-C50";
   std::uint64_t players = 0, duplicates = 0;
   {
     auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
@@ -278,11 +288,15 @@ TEST_CASE("a database of schema 9, 10 or 11 is upgraded in place by a writer, an
     games = store->game_count();
     draws_before = found(*store, draws);
     named_before = found(*store, named);
+    dated_before = found(*store, dated);
+    eco_before = found(*store, eco);
     players = store->stats()->players;
     duplicates = store->stats()->duplicates;
     REQUIRE(duplicates > 0);
   }
   REQUIRE(!named_before.empty());
+  REQUIRE(!dated_before.empty());
+  REQUIRE(!eco_before.empty());
   REQUIRE(games > 4096);
   {
     // What schema 10 held: no facts; a result and a plies key for each game. What schema 11
@@ -290,12 +304,46 @@ TEST_CASE("a database of schema 9, 10 or 11 is upgraded in place by a writer, an
     std::vector<std::string> names;
     REQUIRE(rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), db.string(), &names).ok());
     std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
-    for (const auto& name : names) descriptors.emplace_back(name, rocksdb::ColumnFamilyOptions());
+    for (const auto& name : names) {
+      rocksdb::ColumnFamilyOptions options;
+      // Lists may still be merge operands, merged as they are read.
+      if (name == "postings" || name == "name_index")
+        options.merge_operator = pgndb::index::name_index::posting_merge_operator();
+      descriptors.emplace_back(name, options);
+    }
     std::vector<rocksdb::ColumnFamilyHandle*> handles;
     rocksdb::DB* raw = nullptr;
     REQUIRE(rocksdb::DB::Open(rocksdb::DBOptions(), db.string(), descriptors, &handles, &raw).ok());
     std::unique_ptr<rocksdb::DB> rdb(raw);
+    // Schema 12's metadata keys of dates and ECO codes: each list's games, a key each.
+    std::size_t metadata = names.size();
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (names[i] == "metadata") metadata = i;
+    REQUIRE(metadata < names.size());
     for (std::size_t i = 0; i < names.size(); ++i) {
+      if (names[i] != "postings") continue;
+      std::unique_ptr<rocksdb::Iterator> it(rdb->NewIterator(rocksdb::ReadOptions(), handles[i]));
+      std::size_t keys = 0;
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        const std::string key = it->key().ToString();
+        pgndb::index::bytes::Reader list(it->value().ToStringView());
+        std::uint32_t id = 0;
+        for (std::uint64_t delta; list.varint(delta);) {
+          id += std::uint32_t(delta);
+          const std::string game = {char(id >> 24), char(id >> 16), char(id >> 8), char(id)};
+          REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[metadata],
+                           key.substr(0, key.size() - 2) + game, "")
+                      .ok());
+          ++keys;
+        }
+      }
+      REQUIRE(it->status().ok());
+      REQUIRE(keys >= games);
+      it.reset();
+      REQUIRE(rdb->DropColumnFamily(handles[i]).ok());
+    }
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (old_version == 12) continue;
       if (names[i] == "name_index") REQUIRE(rdb->DropColumnFamily(handles[i]).ok());
       if (names[i] == "names") {
         std::unique_ptr<rocksdb::Iterator> it(rdb->NewIterator(rocksdb::ReadOptions(), handles[i]));
@@ -304,13 +352,9 @@ TEST_CASE("a database of schema 9, 10 or 11 is upgraded in place by a writer, an
         for (const auto& key : keys)
           REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[i], key, "").ok());
       }
-      if (names[i] == "default") {
+      if (names[i] == "default")
         for (const char* counter : {"meta:player_count", "meta:name_count", "meta:duplicate_count"})
           REQUIRE(rdb->Delete(rocksdb::WriteOptions(), handles[i], counter).ok());
-        REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[i], "meta:schema_version",
-                         std::string("\0\0\0", 3) + char(old_version))
-                    .ok());
-      }
       if (old_version == 11) continue;
       if (names[i] == "facts") REQUIRE(rdb->DropColumnFamily(handles[i]).ok());
       if (names[i] == "metadata")
@@ -322,6 +366,11 @@ TEST_CASE("a database of schema 9, 10 or 11 is upgraded in place by a writer, an
                   .ok());
         }
     }
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (names[i] == "default")
+        REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[i], "meta:schema_version",
+                         std::string("\0\0\0", 3) + char(old_version))
+                    .ok());
     for (auto* h : handles) REQUIRE(rdb->DestroyColumnFamilyHandle(h).ok());
   }
   auto reader = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
@@ -329,14 +378,14 @@ TEST_CASE("a database of schema 9, 10 or 11 is upgraded in place by a writer, an
   CHECK(reader.error().code() == pgndb::index::Status::Code::IncompatibleVersion);
   CHECK_THAT(reader.error().message(),
              Catch::Contains("holds schema version " + std::to_string(old_version) +
-                             ", this pgndb reads version 12; upgrade it in place: `pgndb upgrade "
+                             ", this pgndb reads version 13; upgrade it in place: `pgndb upgrade "
                              "--db " +
                              db.string() + "`"));
   const auto upgrade =
       pgndb::test::run_command(std::string(PGNDB_BINARY) + " upgrade --db '" + db.string() + "'");
   CHECK(upgrade.exit_code == 0);
   CHECK_THAT(upgrade.out,
-             Catch::Contains("from schema version " + std::to_string(old_version) + " to 12"));
+             Catch::Contains("from schema version " + std::to_string(old_version) + " to 13"));
   const auto again =
       pgndb::test::run_command(std::string(PGNDB_BINARY) + " upgrade --db '" + db.string() + "'");
   CHECK(again.exit_code == 0);
@@ -345,6 +394,8 @@ TEST_CASE("a database of schema 9, 10 or 11 is upgraded in place by a writer, an
   REQUIRE(store);
   CHECK(found(*store, draws) == draws_before);
   CHECK(found(*store, named) == named_before);
+  CHECK(found(*store, dated) == dated_before);
+  CHECK(found(*store, eco) == eco_before);
   CHECK(store->stats()->players == players);
   CHECK(store->stats()->duplicates == duplicates);
   // The facts equal the games, and the metadata holds no key of results or plies.
@@ -353,4 +404,33 @@ TEST_CASE("a database of schema 9, 10 or 11 is upgraded in place by a writer, an
   INFO(pgndb::test::listing(*report));
   CHECK(report->consistent());
   CHECK(report->facts == games);
+}
+
+TEST_CASE("the lists of a range of dates or ECO codes come out sorted, each game once") {
+  namespace postings = pgndb::index::postings;
+  std::mt19937 random(13);
+  for (const std::size_t lists : {1, 2, 40, 300}) {
+    // Ascending lists of ids, as a scan of several values' lists in key order gives them.
+    std::vector<std::uint32_t> gathered, expected;
+    for (std::size_t l = 0; l < lists; ++l) {
+      std::set<std::uint32_t> list;
+      const std::size_t size = 1 + random() % 200;
+      while (list.size() < size) list.insert(std::uint32_t(random()) | 1u);
+      gathered.insert(gathered.end(), list.begin(), list.end());
+    }
+    expected = gathered;
+    std::sort(expected.begin(), expected.end());
+    expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+    postings::sort_ids(gathered);
+    CHECK(gathered == expected);
+  }
+  // A key holds its value and block; other bytes are no key.
+  const std::string key = postings::key("oB90", 3);
+  const auto parsed = postings::parse_key(key);
+  REQUIRE(parsed);
+  CHECK(parsed->value_key == "oB90");
+  CHECK(parsed->block == 3);
+  CHECK_FALSE(postings::parse_key("oB9"));
+  CHECK_FALSE(postings::parse_key(key + "x"));
+  CHECK_FALSE(postings::parse_key(std::string("pB90") + char(0) + char(3)));
 }

@@ -41,6 +41,7 @@
 #include "position_runs.h"
 #include "position_stats.h"
 #include "store_access.h"
+#include "value_postings.h"
 
 namespace pgndb::index {
 
@@ -77,17 +78,19 @@ enum Family {
   VariationPositions,
   Facts,
   NameIndex,
+  Postings,
   FamilyCount
 };
 constexpr std::string_view family_names[FamilyCount] = {
     "default",      "games",      "rejects",         "positions", "sources", "metadata",
     "fingerprints", "duplicates", "positions_upper", "summaries", "names",   "variation_positions",
-    "facts",        "name_index"};
+    "facts",        "name_index", "postings"};
 
-// The families older schemas lack, which an upgrade adds: the facts (schema 11) and the name
-// fragments (schema 12).
+// The families older schemas lack, which an upgrade adds: the facts (schema 11), the name
+// fragments (schema 12) and the postings of dates and ECO codes (schema 13).
 bool is_added_by_upgrade(std::string_view name) {
-  return name == family_names[Facts] || name == family_names[NameIndex];
+  return name == family_names[Facts] || name == family_names[NameIndex] ||
+         name == family_names[Postings];
 }
 
 // The main line's position index is two families, the lower and the upper half of the buckets,
@@ -350,12 +353,12 @@ class FactsReader {
 
 // Older versions a writer upgrades in place (Store::Impl::upgrade); a reader refuses them,
 // naming the command that upgrades.
-bool is_upgradable(std::uint32_t version) { return version >= 9 && version <= 11; }
+bool is_upgradable(std::uint32_t version) { return version >= 9 && version <= 12; }
 
 Status version_mismatch(const std::string& path, std::uint32_t found) {
   // A database of an older version is rebuilt from its sources: the pgndb that wrote it can
   // export it (`pgndb export --db OLD -o all.pgn`), and this one imports that file. Versions 9
-  // to 11 are upgraded in place by any writer.
+  // to 12 are upgraded in place by any writer.
   const std::string what =
       is_upgradable(found) ? pgn::cat("; upgrade it in place: `pgndb upgrade --db ", path, "`")
       : found < schema_version
@@ -637,10 +640,10 @@ struct Store::Impl {
     return ingest_tables(written);
   }
 
-  // Brings a database of version 9, 10 or 11 to this schema, in place: what each later version
-  // added (add_facts, add_name_index). Version 9 lacks the statistics of popular positions too,
-  // which lookups do without and merges add. Killed part-way, it is done again: each step
-  // writes whole, the deletions repeat, and the version is written last. A database stopped
+  // Brings a database of version 9 to 12 to this schema, in place: what each later version
+  // added (add_facts, add_name_index, add_postings). Version 9 lacks the statistics of popular
+  // positions too, which lookups do without and merges add. Killed part-way, it is done again: each
+  // step writes whole, the deletions repeat, and the version is written last. A database stopped
   // part-way has a family its pgndb does not know already, so that pgndb can no longer open it:
   // only this one finishes the upgrade.
   // Writes this schema's version. Into a table file at once: every write after this one is an
@@ -656,7 +659,9 @@ struct Store::Impl {
   Status upgrade() {
     if (version < 11)
       if (Status s = add_facts(); !s.is_ok()) return s;
-    if (Status s = add_name_index(); !s.is_ok()) return s;
+    if (version < 12)
+      if (Status s = add_name_index(); !s.is_ok()) return s;
+    if (Status s = add_postings(); !s.is_ok()) return s;
     if (Status written = write_schema_version(); !written.is_ok()) return written;
     upgraded_from = version;
     version = schema_version;
@@ -717,6 +722,75 @@ struct Store::Impl {
       deleted = db->CompactRange(options, families[Metadata], &begin, &end);
     }
     if (!deleted.ok()) return from_rocksdb(deleted, "deleting the retired metadata keys");
+    return Status::ok();
+  }
+
+  // Schema 13: the dates' and ECO codes' keys of the metadata family (a key per game) become
+  // lists of ids (value_postings.h), a million ids at a time (memory stays bounded): a list that
+  // straddles two parts is two merge operands, which the compaction at the end merges. Killed
+  // part-way and done again, the ids are written again and the merge drops the repeats.
+  Status add_postings() {
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(bulk_read_options(), families[Metadata]));
+    std::vector<std::pair<std::string, std::vector<std::uint32_t>>> lists;
+    std::size_t buffered = 0;
+    auto write = [&]() -> Status {
+      if (lists.empty()) return Status::ok();
+      TableContent contents[FamilyCount];
+      contents[Postings] = [&lists](rocksdb::SstFileWriter& writer) {
+        std::string value;
+        rocksdb::Status s;
+        for (const auto& [key, ids] : lists) {
+          value.clear();
+          name_index::encode_numbers(ids, value);
+          if (s = writer.Merge(key, value); !s.ok()) break;
+        }
+        return s;
+      };
+      Status s = ingest(contents);
+      lists.clear();
+      buffered = 0;
+      return s;
+    };
+    for (const char dimension : {metadata::Date, metadata::Eco}) {
+      const std::string prefix(1, dimension);
+      const std::size_t value_size = 1 + postings::value_size(dimension);
+      for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+        const std::string_view key = it->key().ToStringView();
+        if (key.size() != value_size + 4)
+          return Status::error(
+              Status::Code::Corruption,
+              pgn::cat("metadata damaged: a key of ", dimension, " of ", key.size(), " bytes"));
+        const std::uint32_t id = bytes::read_big_endian32(key.substr(value_size));
+        std::string list_key = postings::key(key.substr(0, value_size), postings::block_of(id));
+        if (lists.empty() || lists.back().first != list_key)
+          lists.emplace_back(std::move(list_key), std::vector<std::uint32_t>());
+        lists.back().second.push_back(id);
+        if (++buffered >= (std::size_t(1) << 20))
+          if (Status s = write(); !s.is_ok()) return s;
+      }
+    }
+    if (!it->status().ok()) return from_rocksdb(it->status(), "reading the metadata");
+    it.reset();
+    if (Status s = write(); !s.is_ok()) return s;
+    rocksdb::CompactRangeOptions options;
+    options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+    if (rocksdb::Status s = db->CompactRange(options, families[Postings], nullptr, nullptr);
+        !s.ok())
+      return from_rocksdb(s, "compacting the postings");
+    // The keys the lists replace, then one compaction over both ranges.
+    rocksdb::Status deleted;
+    for (const char dimension : {metadata::Date, metadata::Eco}) {
+      const std::string from(1, dimension), to(1, char(dimension + 1));
+      if (deleted.ok())
+        deleted = db->DeleteRange(rocksdb::WriteOptions(), families[Metadata], from, to);
+    }
+    if (deleted.ok()) deleted = db->Flush(rocksdb::FlushOptions(), families[Metadata]);
+    if (deleted.ok()) {
+      const std::string from(1, metadata::Date), to(1, char(metadata::Eco + 1));
+      const rocksdb::Slice begin(from), end(to);
+      deleted = db->CompactRange(options, families[Metadata], &begin, &end);
+    }
+    if (!deleted.ok()) return from_rocksdb(deleted, "deleting the dates' and ECO codes' keys");
     return Status::ok();
   }
 
@@ -1351,11 +1425,37 @@ Status WriteBatch::commit() {
   values.reserve(impl_->metadata.size());
   for (const auto& entry : impl_->metadata) values.push_back(&entry);
   std::sort(values.begin(), values.end(), [](auto* a, auto* b) { return a->first < b->first; });
-  if (!values.empty())
-    contents[Metadata] = [&values](rocksdb::SstFileWriter& writer) {
+  // Dates and ECO codes: the batch's games of each value and block, as one merge operand
+  // (value_postings.h); the other dimensions a key per game.
+  const auto postings_end = std::stable_partition(values.begin(), values.end(), [](auto* v) {
+    return !v->first.empty() && postings::holds(v->first[0]);
+  });
+  const std::span<const std::pair<const std::string, std::vector<std::uint32_t>>*const> posted(
+      values.begin(), postings_end),
+      keyed(postings_end, values.end());
+  if (!posted.empty())
+    contents[Postings] = [posted](rocksdb::SstFileWriter& writer) {
+      std::string list;
+      std::vector<std::uint32_t> block_ids;
+      rocksdb::Status s;
+      for (const auto* value : posted)
+        for (auto id = value->second.begin(); id != value->second.end() && s.ok();) {
+          const std::uint32_t block = postings::block_of(*id);
+          auto end = id;
+          while (end != value->second.end() && postings::block_of(*end) == block) ++end;
+          block_ids.assign(id, end);
+          list.clear();
+          name_index::encode_numbers(block_ids, list);
+          s = writer.Merge(postings::key(value->first, block), list);
+          id = end;
+        }
+      return s;
+    };
+  if (!keyed.empty())
+    contents[Metadata] = [keyed](rocksdb::SstFileWriter& writer) {
       std::string key;
       rocksdb::Status s;
-      for (const auto* value : values) {
+      for (const auto* value : keyed) {
         key = value->first;
         const std::size_t id_at = key.size();
         for (std::uint32_t id : value->second) {
@@ -1473,18 +1573,18 @@ std::expected<StoreStats, Status> Store::stats() const {
   stats.duplicates = impl_->duplicates;
   stats.players = impl_->players;
   std::unique_ptr<rocksdb::Iterator> it(
-      impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->families[Metadata]));
-  // Dates: the first and the last key of the date index.
+      impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->families[Postings]));
+  // Dates: the first and the last key of the dates' postings.
   using metadata::date_text;
   const std::string date_prefix(1, char(metadata::Date));
   it->Seek(date_prefix);
   if (it->Valid() && it->key().starts_with(date_prefix) && it->key().size() >= 5) {
     stats.first_date = date_text(it->key().ToStringView());
-    it->SeekForPrev(metadata::past_value(date_prefix + std::string(4, '\xFF')));
+    it->SeekForPrev(postings::key(date_prefix + std::string(4, '\xFF'), 0xFFFF));
     if (it->Valid() && it->key().starts_with(date_prefix) && it->key().size() >= 5)
       stats.last_date = date_text(it->key().ToStringView());
   }
-  if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading metadata"));
+  if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading postings"));
   const positions::Generations generations = impl_->generations_of(Impl::MainLine);
   stats.positions = generations.entries();
   stats.position_generations = generations.live.size();
@@ -1774,6 +1874,31 @@ std::expected<std::vector<std::uint32_t>, Status> games_with_keys(rocksdb::DB& d
   return ids;
 }
 
+// The ids of the games whose date or ECO code (`from` and `to`: the dimension byte and a value)
+// is in [from, to]: the lists of the postings family in that range (value_postings.h).
+std::expected<std::vector<std::uint32_t>, Status> games_posted(rocksdb::DB& db,
+                                                               rocksdb::ColumnFamilyHandle* cf,
+                                                               std::string_view from,
+                                                               std::string_view to) {
+  std::vector<std::uint32_t> ids, list;
+  const std::string past = postings::key(to, 0xFFFF) + '\xFF';
+  rocksdb::ReadOptions read;
+  read.readahead_size = 1 << 20;  // a range of values is read at once, in key order
+  std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(read, cf));
+  for (it->Seek(from); it->Valid() && it->key().ToStringView() < past; it->Next()) {
+    const auto key = postings::parse_key(it->key().ToStringView());
+    list.clear();
+    if (!key || !name_index::decode_numbers(it->value().ToStringView(), list) || list.empty() ||
+        postings::block_of(list.front()) != key->block ||
+        postings::block_of(list.back()) != key->block)
+      return std::unexpected(Status::error(Status::Code::Corruption, "postings damaged"));
+    ids.insert(ids.end(), list.begin(), list.end());
+  }
+  if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading postings"));
+  postings::sort_ids(ids);
+  return ids;
+}
+
 char dimension_byte(Store::NameDimension d) {
   switch (d) {
     case Store::NameDimension::Player: return metadata::Player;
@@ -1791,15 +1916,15 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_dated(std::uint32
   const std::string from = char(metadata::Date) + bytes::big_endian32(low);
   const std::string to = char(metadata::Date) + bytes::big_endian32(high);
   if (low > high) return std::vector<std::uint32_t>();
-  return games_with_keys(*impl_->db, impl_->families[Metadata], from, metadata::past_value(to));
+  return games_posted(*impl_->db, impl_->families[Postings], from, to);
 }
 
 std::expected<std::vector<std::uint32_t>, Status> Store::games_with_eco(std::string_view from,
                                                                         std::string_view to) const {
   if (to < from) return std::vector<std::uint32_t>();
-  return games_with_keys(*impl_->db, impl_->families[Metadata],
-                         char(metadata::Eco) + std::string(from),
-                         metadata::past_value(char(metadata::Eco) + std::string(to)));
+  return games_posted(*impl_->db, impl_->families[Postings],
+                      char(metadata::Eco) + std::string(from),
+                      char(metadata::Eco) + std::string(to));
 }
 
 std::expected<std::vector<std::uint32_t>, Status> Store::games_named(NameDimension dimension,
@@ -2028,6 +2153,8 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     if (f == Facts) family_options.compression = rocksdb::kNoCompression;
     // Each batch adds its new names' numbers to a fragment's list as a merge operand.
     if (f == NameIndex) family_options.merge_operator = name_index::posting_merge_operator();
+    // And its games to a date's or an ECO code's list (value_postings.h).
+    if (f == Postings) family_options.merge_operator = name_index::posting_merge_operator();
     // The position families are never compacted by RocksDB: each generation is a key range of
     // its own, ingested into the last level and dropped whole when merged (position_generations.h),
     // so there is nothing for RocksDB to merge. Folding every run into one after each import, as
@@ -2052,7 +2179,7 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     // filters alone are 10 bits a game), and they grew with the database without a bound.
     table.block_cache = block_cache;
     table.cache_index_and_filter_blocks = true;
-    if (f == Games || f == Metadata || f == Summaries) {
+    if (f == Games || f == Metadata || f == Summaries || f == Postings) {
       // Tag values (events, sites, players) repeat across games: 16 KB blocks hold about 80
       // games each, so ZSTD finds more repeats than in 4 KB ones (corpus: games 23.8 -> 21.3 MB,
       // metadata 7.7 -> 6.8 MB). A trained dictionary saved 0.6 MB more but slowed the import

@@ -7,8 +7,9 @@
 //   each summary and each game's facts compared field by field with the game; a duplicate mark must
 //   name an earlier game with the same fingerprint, itself no duplicate, and a game whose
 //   fingerprint names an earlier game must be marked;
-// - positions (both halves), variation_positions, metadata, fingerprints: too large to hold and
-//   ordered otherwise than the games (by position key, by value), so each is compared through
+// - positions (both halves), variation_positions, metadata with the postings of dates and ECO
+//   codes (each id of a list as the metadata key it stands for), fingerprints: too large to hold
+//   and ordered otherwise than the games (by position key, by value), so each is compared through
 //   digests (entry_digest.h): one pass over the games and one over the family; only where the
 //   digests of a group differ are the entries listed, in a second pass of both over that group
 //   alone, and compared one by one;
@@ -55,6 +56,7 @@
 #include "position_runs.h"
 #include "position_stats.h"
 #include "store_access.h"
+#include "value_postings.h"
 
 namespace pgndb::index {
 
@@ -825,6 +827,7 @@ class Verifier {
     for (std::string_view name : {"positions", "positions_upper", "variation_positions"})
       if (auto s = scan_positions(name, sink, first); !s.is_ok()) return s;
     if (auto s = scan_metadata(sink, first); !s.is_ok()) return s;
+    if (auto s = scan_postings(sink, first); !s.is_ok()) return s;
     auto it = iterator("fingerprints");
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       const std::string_view key = it->key().ToStringView(), value = it->value().ToStringView();
@@ -1035,6 +1038,42 @@ class Verifier {
                describe_name(names->key().ToStringView()) + ": no metadata key has this name");
       }
     return names->status().ok() ? Status::ok() : read_error(names->status(), "names");
+  }
+
+  // The lists of dates' and ECO codes' games (value_postings.h), each id as the metadata key
+  // the game should have (dimension, value, id): the games give those, and the metadata family
+  // must hold none of them.
+  Status scan_postings(Sink& sink, bool first) {
+    auto it = iterator("postings");
+    std::vector<std::uint32_t> ids;
+    std::string entry;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const std::string_view key = it->key().ToStringView();
+      const auto parsed = postings::parse_key(key);
+      ids.clear();
+      if (!parsed) {
+        if (first) report("postings", pgn::cat("key ", hex_bytes(key), ": not a list's key"));
+        continue;
+      }
+      if (first) ++report_.postings;
+      const bool decoded = name_index::decode_numbers(it->value().ToStringView(), ids);
+      if (first && (!decoded || ids.empty()))
+        report("postings", describe_value(parsed->value_key) + ", block " +
+                               std::to_string(parsed->block) + ": not a list of games");
+      if (!decoded) continue;
+      for (const std::uint32_t id : ids) {
+        if (postings::block_of(id) != parsed->block) {
+          if (first)
+            report("postings", pgn::cat(describe_value(parsed->value_key), ", game ", id,
+                                        ": in the list of block ", parsed->block));
+          continue;
+        }
+        entry.assign(parsed->value_key);
+        bytes::put_big_endian32(entry, id);
+        if (!undecodable(id)) sink.add(MetadataEntries, entry);
+      }
+    }
+    return it->status().ok() ? Status::ok() : read_error(it->status(), "postings");
   }
 
   // The entries of the groups whose digests differed, one by one.

@@ -24,8 +24,9 @@ namespace pgndb::index {
 // Bumped whenever the key or value layout of any column family changes, or what a layout may
 // hold (docs/storage.md). 9: position runs are bit-packed in 2^18 buckets (8: byte-aligned in
 // 2^16) and compacted by tiers. 10: generations may keep statistics of popular positions (a
-// database of version 9 is upgraded in place by the first writer: it only lacks them).
-inline constexpr std::uint32_t schema_version = 12;
+// database of version 9 is upgraded in place by the first writer: it only lacks them). 11:
+// facts. 12: the name index. 13: dates and ECO codes as lists of ids (value_postings.h).
+inline constexpr std::uint32_t schema_version = 13;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path
