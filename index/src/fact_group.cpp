@@ -139,3 +139,21 @@ SearchFacts GroupView::at(std::size_t i) const {
 }
 
 }  // namespace pgndb::index::facts
+
+namespace pgndb::index::facts {
+
+bool GroupView::passes(std::size_t i, const FactsFilter& filter) const {
+  if (filter.checks_ratings() &&
+      !(filter.rating_holds(value(WhiteElo, i)) && filter.rating_holds(value(BlackElo, i))))
+    return false;
+  if (filter.result && !filter.result->holds(value(Result, i))) return false;
+  if (filter.date) {
+    const std::uint32_t year = value(Year, i);
+    if (!year || !filter.date->holds(year << 16 | value(Month, i) << 8 | value(Day, i)))
+      return false;
+  }
+  if (filter.plies && !filter.plies->holds(value(Plies, i))) return false;
+  return !filter.annotated || value(Annotated, i) != 0;
+}
+
+}  // namespace pgndb::index::facts

@@ -46,6 +46,9 @@ class GroupView {
   std::size_t size() const { return size_; }
   // The facts of the i-th game of the group (i < size()).
   SearchFacts at(std::size_t i) const;
+  // Whether the i-th game passes `filter` (as FactsFilter::passes), reading only the fields it
+  // names: a search checks a million candidates' ratings.
+  bool passes(std::size_t i, const FactsFilter& filter) const;
 
  private:
   enum Field { Result, Annotated, Year, Month, Day, WhiteElo, BlackElo, Plies, FieldCount };

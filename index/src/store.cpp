@@ -313,16 +313,23 @@ class FactsReader {
       : it_(db.NewIterator(bulk_read_options(), family)) {}
 
   std::expected<SearchFacts, Status> get(std::uint32_t id) {
-    if (!(id >= first_ && id - first_ < group_.size())) {
-      if (Status s = find_group(id); !s.is_ok()) return std::unexpected(s);
-      if (!(id >= first_ && id - first_ < group_.size()))
-        return std::unexpected(
-            Status::error(Status::Code::Corruption, pgn::cat("no facts of game ", id)));
-    }
+    if (Status s = reach(id); !s.is_ok()) return std::unexpected(s);
     return group_.at(id - first_);
+  }
+  std::expected<bool, Status> passes(std::uint32_t id, const FactsFilter& filter) {
+    if (Status s = reach(id); !s.is_ok()) return std::unexpected(s);
+    return group_.passes(id - first_, filter);
   }
 
  private:
+  // Makes game `id`'s group the current one.
+  Status reach(std::uint32_t id) {
+    if (id >= first_ && id - first_ < group_.size()) return Status::ok();
+    if (Status s = find_group(id); !s.is_ok()) return s;
+    if (!(id >= first_ && id - first_ < group_.size()))
+      return Status::error(Status::Code::Corruption, pgn::cat("no facts of game ", id));
+    return Status::ok();
+  }
   Status find_group(std::uint32_t id) {
     // Groups follow each other without gaps: the game after this group's last is the next
     // group's first, one step away; any other is a seek.
@@ -1964,6 +1971,17 @@ Status Store::for_each_facts(
     auto facts = reader.get(id);
     if (!facts) return facts.error();
     each(id, *facts);
+  }
+  return Status::ok();
+}
+
+Status Store::select_facts(const std::vector<std::uint32_t>& ids, const FactsFilter& filter,
+                           std::vector<std::uint32_t>& passing) const {
+  FactsReader reader(*impl_->db, impl_->families[Facts]);
+  for (const std::uint32_t id : ids) {
+    auto passes = reader.passes(id, filter);
+    if (!passes) return passes.error();
+    if (*passes) passing.push_back(id);
   }
   return Status::ok();
 }

@@ -238,9 +238,10 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
     sets.push_back(std::move(*ids));
     names.emplace_back("metadata: ECO");
   }
+  using Range = std::optional<index::FactsFilter::Range>;
   struct Ranged {
     std::optional<NumberRange> range;
-    FactsRange::Field field;
+    Range index::FactsFilter::*field;
     bool indexed;
     std::string_view what;
   };
@@ -248,12 +249,13 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
       filters.result
           ? std::optional(NumberRange{pgn::code_of(*filters.result), pgn::code_of(*filters.result)})
           : std::nullopt;
-  for (const Ranged& r : {Ranged{result, FactsRange::Result, false, "result"},
-                          Ranged{filters.date, FactsRange::Date, true, "date"},
-                          Ranged{filters.plies, FactsRange::Plies, false, "plies"}}) {
+  using index::FactsFilter;
+  for (const Ranged& r : {Ranged{result, &FactsFilter::result, false, "result"},
+                          Ranged{filters.date, &FactsFilter::date, true, "date"},
+                          Ranged{filters.plies, &FactsFilter::plies, false, "plies"}}) {
     if (!r.range) continue;
     if (selective || !r.indexed) {
-      search.facts_ranges_.push_back({r.field, r.range->low, r.range->high});
+      search.facts_filter_.*r.field = FactsFilter::Range{r.range->low, r.range->high};
       search.check_facts_ = true;
       search.plan_.checked.emplace_back(r.what);
       continue;
@@ -282,6 +284,9 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
   if (filters.min_elo || filters.max_elo) search.plan_.checked.emplace_back("ratings");
   if (filters.annotated) search.plan_.checked.emplace_back("annotated");
   search.check_facts_ |= filters.min_elo || filters.max_elo || filters.annotated;
+  search.facts_filter_.min_elo = filters.min_elo;
+  search.facts_filter_.max_elo = filters.max_elo;
+  search.facts_filter_.annotated = filters.annotated;
   if (order != Order::Id) {
     search.plan_.order = order == Order::Date             ? "date"
                          : order == Order::DateDescending ? "date, latest first"
@@ -293,25 +298,7 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
 }
 
 bool Search::passes(std::uint32_t id, const index::SearchFacts& s) const {
-  for (const FactsRange& r : facts_ranges_) {
-    std::uint32_t value = 0;
-    switch (r.field) {
-      case FactsRange::Result: value = s.result; break;
-      case FactsRange::Date:
-        if (!s.year) return false;  // the date index holds known years only
-        value = s.date_number();
-        break;
-      case FactsRange::Plies: value = s.plies; break;
-    }
-    if (value < r.low || value > r.high) return false;
-  }
-  for (const unsigned rating : {s.white_elo, s.black_elo}) {
-    // A rating filter asks for known ratings.
-    if ((filters_.min_elo || filters_.max_elo) && !rating) return false;
-    if (filters_.min_elo && rating < filters_.min_elo) return false;
-    if (filters_.max_elo && rating > filters_.max_elo) return false;
-  }
-  if (filters_.annotated && !s.annotated) return false;
+  if (!facts_filter_.passes(s)) return false;
   constexpr std::uint8_t white_won = pgn::code_of(pgn::GameResult::WhiteWins),
                          black_won = pgn::code_of(pgn::GameResult::BlackWins);
   if (!filters_.winner.empty() && !(s.result == white_won && contains(winner_white_, id)) &&
@@ -374,10 +361,13 @@ std::expected<std::optional<std::uint32_t>, Status> Search::next() {
     }
     plan_.examined += chunk.size();
     ready_.clear();
+    // A winner's or a loser's colour needs the result and the game; the rest the facts alone.
     Status s =
-        store_->for_each_facts(chunk, [&](std::uint32_t id, const index::SearchFacts& facts) {
-          if (passes(id, facts)) ready_.push_back(id);
-        });
+        filters_.winner.empty() && filters_.loser.empty()
+            ? store_->select_facts(chunk, facts_filter_, ready_)
+            : store_->for_each_facts(chunk, [&](std::uint32_t id, const index::SearchFacts& f) {
+                if (passes(id, f)) ready_.push_back(id);
+              });
     if (!s.is_ok()) return std::unexpected(s);
     plan_.passed += ready_.size();
   }

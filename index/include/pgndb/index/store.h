@@ -239,6 +239,11 @@ class Store {
   [[nodiscard]] Status for_each_facts(
       const std::vector<std::uint32_t>& ids,
       const std::function<void(std::uint32_t, const SearchFacts&)>& each) const;
+  // Appends to `passing` those of `ids` (ascending) whose facts pass `filter`, reading only the
+  // fields it checks.
+  [[nodiscard]] Status select_facts(const std::vector<std::uint32_t>& ids,
+                                    const FactsFilter& filter,
+                                    std::vector<std::uint32_t>& passing) const;
 
   // Every main-line occurrence of `position` (compared by pgn::repetition_key: placement, side,
   // castling rights, en passant only where a capture is legal), in game order. Transpositions

@@ -78,13 +78,8 @@ class Search {
   bool check_facts_ = false;  // a filter needs each candidate's facts
   // The games a name matched as White and as Black, for --winner and --loser (ascending).
   Ids winner_white_, winner_black_, loser_white_, loser_black_;
-  // Ranges checked on the facts (Search::start says when): the value in [low, high], a date
-  // as SearchFacts::date_number().
-  struct FactsRange {
-    enum Field { Result, Date, Plies } field;
-    std::uint32_t low, high;
-  };
-  std::vector<FactsRange> facts_ranges_;
+  // What is checked on the facts (Search::start says when); a winner or a loser besides.
+  index::FactsFilter facts_filter_;
   // Candidates that passed, not given yet.
   Ids ready_;
   std::size_t ready_at_ = 0;
