@@ -164,6 +164,40 @@ TEST_CASE("a group of facts reads back every field of every game") {
   CHECK(decoded(bytes) == rated);
 }
 
+TEST_CASE("a filter checked on a stored group passes the games it passes on their facts") {
+  // The group reads only the fields a filter names; the filter on the decoded facts reads them
+  // all: the two agree for every game, filter and field, known values and unknown ones.
+  std::mt19937 random(7);
+  using pgndb::index::FactsFilter;
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<SearchFacts> games;
+    for (int i = 0; i < 300; ++i) games.push_back(random_facts(random, trial % 2 == 1));
+    std::string bytes;
+    facts::encode_group(games, bytes);
+    auto group = facts::GroupView::parse(bytes);
+    REQUIRE(group);
+    auto pick = [&](std::uint32_t most) {
+      const std::uint64_t span = std::uint64_t(most) + 1;
+      const auto a = std::uint32_t(random() % span), b = std::uint32_t(random() % span);
+      return FactsFilter::Range{std::min(a, b), std::max(a, b)};
+    };
+    FactsFilter filter;
+    if (random() % 2) filter.result = pick(3);
+    if (random() % 2) filter.date = pick(0xFFFFFFFF >> (random() % 8));
+    if (random() % 2) filter.plies = pick(400);
+    if (random() % 2) filter.min_elo = unsigned(random() % 3000);
+    if (random() % 3 == 0) filter.max_elo = unsigned(random() % 3000);
+    filter.annotated = random() % 4 == 0;
+    std::size_t passing = 0;
+    for (std::size_t i = 0; i < games.size(); ++i) {
+      INFO("trial " << trial << ", game " << i);
+      CHECK(group->passes(i, filter) == filter.passes(games[i]));
+      passing += filter.passes(games[i]);
+    }
+    if (trial == 0) CHECK(passing > 0);
+  }
+}
+
 TEST_CASE("a damaged group of facts is refused, not misread") {
   std::mt19937 random(7);
   std::vector<SearchFacts> games;
