@@ -7,8 +7,11 @@
 // that decodes encodes to the very bytes it came from (the summary format has one form per
 // value), and its opening codes can be followed from the start position. A group of facts
 // that parses reads every game's facts within bounds (a result within 0-3), and encodes to a
-// group that reads back the same facts. A fragment's list of name numbers that decodes is
-// strictly ascending, above 0, and encodes to bytes that decode to the same list.
+// group that reads back the same facts, and a filter of ratings and results passes the same
+// games on the stored group as on their facts. A fragment's list of name numbers that decodes
+// is strictly ascending, above 0, and encodes to bytes that decode to the same list. A run of
+// the position index that decodes is strictly ascending and encodes to a run decoding to the
+// same entries; read entry by entry, it gives the same entries, ending cleanly.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -22,6 +25,7 @@
 #include "pgn/writer.h"
 #include "pgndb/index/game_codec.h"
 #include "pgndb/index/game_summary.h"
+#include "position_runs.h"
 
 namespace {
 
@@ -74,6 +78,35 @@ void check_facts(std::string_view bytes) {
   FUZZ_CHECK(again);
   FUZZ_CHECK(again->size() == games.size());
   for (std::size_t i = 0; i < games.size(); ++i) FUZZ_CHECK(again->at(i) == games[i]);
+  // A filter made of the input's first bytes.
+  pgndb::index::FactsFilter filter;
+  const auto byte = [&](std::size_t i) { return i < bytes.size() ? std::uint8_t(bytes[i]) : 0u; };
+  filter.min_elo = byte(0) * 12u;
+  filter.max_elo = byte(1) ? 1500u + byte(1) * 6u : 0u;
+  if (byte(2) & 1) filter.result = pgndb::index::FactsFilter::Range{byte(2) >> 6, 3};
+  filter.annotated = byte(3) & 1;
+  for (std::size_t i = 0; i < games.size(); ++i)
+    FUZZ_CHECK(group->passes(i, filter) == filter.passes(games[i]));
+}
+
+void check_run(std::string_view bytes) {
+  using namespace pgndb::index::positions;
+  std::vector<Entry> entries;
+  RunReader reader;
+  const bool opened = reader.open(bytes);
+  std::vector<Entry> one_by_one;
+  Entry e;
+  while (opened && reader.next(e)) one_by_one.push_back(e);
+  if (!decode_run(bytes, entries)) {
+    FUZZ_CHECK(!opened || reader.damaged() || !reader.clean_end());
+    return;
+  }
+  FUZZ_CHECK(opened && reader.clean_end() && one_by_one == entries);
+  for (std::size_t i = 1; i < entries.size(); ++i) FUZZ_CHECK(entries[i - 1] < entries[i]);
+  std::string encoded;
+  encode_run(entries, encoded);
+  std::vector<Entry> again;
+  FUZZ_CHECK(decode_run(encoded, again) && again == entries);
 }
 
 void check_name_list(std::string_view bytes) {
@@ -95,5 +128,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_summary(bytes);
   check_facts(bytes);
   check_name_list(bytes);
+  check_run(bytes);
   return 0;
 }
