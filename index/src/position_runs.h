@@ -74,7 +74,8 @@ void encode_run(const std::vector<Entry>& sorted, std::string& out);
 
 // A run's entries one at a time, in (suffix, game) order: a search that wants the first games of
 // a popular position decodes the entries before its suffix and as many of its own as it takes,
-// not the whole run. The bytes must outlive the reader.
+// not the whole run. Damage past what it read goes unseen (pgndb verify decodes every run
+// whole). The bytes must outlive the reader.
 class RunReader {
  public:
   RunReader() = default;

@@ -737,7 +737,6 @@ struct Store::Impl {
   // straddles two parts is two merge operands, which the compaction at the end merges. Killed
   // part-way and done again, the ids are written again and the merge drops the repeats.
   Status add_postings() {
-    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(bulk_read_options(), families[Metadata]));
     std::vector<std::pair<std::string, std::vector<std::uint32_t>>> lists;
     std::size_t buffered = 0;
     auto write = [&]() -> Status {
@@ -759,6 +758,10 @@ struct Store::Impl {
       return s;
     };
     for (const char dimension : {metadata::Date, metadata::Eco}) {
+      // An iterator per dimension: its error, checked before the keys are deleted, is this
+      // dimension's (a seek clears an iterator's error).
+      std::unique_ptr<rocksdb::Iterator> it(
+          db->NewIterator(bulk_read_options(), families[Metadata]));
       const std::string prefix(1, dimension);
       const std::size_t value_size = 1 + postings::value_size(dimension);
       for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
@@ -775,9 +778,8 @@ struct Store::Impl {
         if (++buffered >= (std::size_t(1) << 20))
           if (Status s = write(); !s.is_ok()) return s;
       }
+      if (!it->status().ok()) return from_rocksdb(it->status(), "reading the metadata");
     }
-    if (!it->status().ok()) return from_rocksdb(it->status(), "reading the metadata");
-    it.reset();
     if (Status s = write(); !s.is_ok()) return s;
     rocksdb::CompactRangeOptions options;
     options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;

@@ -1017,6 +1017,14 @@ class Verifier {
         report("metadata", pgn::cat("key ", hex_bytes(key), ": too short for a value and an id"));
         continue;
       }
+      // A date's or an ECO code's key: its game is in a list of the postings family, where
+      // searches look (left by an upgrade stopped part-way, or written by another program).
+      if (postings::holds(key[0])) {
+        if (first)
+          report("metadata", pgn::cat(describe_value(key.substr(0, key.size() - 4)), ", game ",
+                                      entry_game(key), ": belongs in the postings family"));
+        continue;
+      }
       if (first) {
         ++report_.metadata;
         if (!it->value().empty())

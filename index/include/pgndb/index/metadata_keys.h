@@ -1,6 +1,8 @@
 // Keys of the metadata index (docs/storage.md, "Metadata"): one byte naming the dimension, the
 // value in a form whose byte order is the value's order, then the game id (4 bytes, big-endian),
 // so that every game with a given value, or in a range of values, is one range scan in id order.
+// Dates and ECO codes are built the same way, then kept as lists of games in the postings family
+// instead (value_postings.h: the dimension and the value as here, without the game id).
 #pragma once
 
 #include <cstdint>
