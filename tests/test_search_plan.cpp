@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <sstream>
 #include <string>
 
 #include "pgn/fen.h"
@@ -24,19 +23,24 @@ using pgndb::query::Search;
 
 namespace {
 
-const Store& samples_store() {
-  static pgndb::test::TempDir dir;
-  static const Store store = [] {
-    const fs::path samples = fs::path(PGNDB_SOURCE_DIR) / "samples";
-    const auto r =
-        pgndb::test::run_command(std::string(PGNDB_BINARY) + " import --db '" +
-                                 (dir / "db").string() + "' '" + samples.string() + "'/*.pgn");
+// A database of `dir`, made by the real pgndb running each of `imports` (the arguments after
+// `import --db DIR`) in turn.
+Store imported(const pgndb::test::TempDir& dir, const std::vector<std::string>& imports) {
+  for (const std::string& arguments : imports) {
+    const auto r = pgndb::test::run_command(std::string(PGNDB_BINARY) + " import --db '" +
+                                            (dir / "db").string() + "' " + arguments);
     INFO(r.out);
     REQUIRE(r.exit_code == 0);
-    auto opened = Store::open((dir / "db").string(), {.create_if_missing = false});
-    REQUIRE(opened);
-    return std::move(*opened);
-  }();
+  }
+  auto opened = Store::open((dir / "db").string(), {.create_if_missing = false});
+  REQUIRE(opened);
+  return std::move(*opened);
+}
+
+const Store& samples_store() {
+  static pgndb::test::TempDir dir;
+  static const Store store =
+      imported(dir, {"'" + (fs::path(PGNDB_SOURCE_DIR) / "samples").string() + "'/*.pgn"});
   return store;
 }
 
@@ -134,19 +138,13 @@ const Store& corpus_store() {
   static pgndb::test::TempDir dir;
   static const Store store = [] {
     const fs::path corpus = fs::path(PGNDB_SHARED_DATA) / "corpus";
-    for (const char* files :
-         {"Akobian.pgn Alekhine.pgn", "Alekseev.pgn Almasi.pgn", "Morphy.pgn Breyer.pgn"}) {
-      std::string command =
-          std::string(PGNDB_BINARY) + " import --batch 150 --db '" + (dir / "db").string() + "'";
-      std::istringstream names(files);
-      for (std::string name; names >> name;) command += " '" + (corpus / name).string() + "'";
-      const auto r = pgndb::test::run_command(command);
-      INFO(r.out);
-      REQUIRE(r.exit_code == 0);
-    }
-    auto opened = Store::open((dir / "db").string(), {.create_if_missing = false});
-    REQUIRE(opened);
-    return std::move(*opened);
+    std::vector<std::string> imports;
+    for (const auto& [a, b] :
+         {std::pair{"Akobian.pgn", "Alekhine.pgn"}, std::pair{"Alekseev.pgn", "Almasi.pgn"},
+          std::pair{"Morphy.pgn", "Breyer.pgn"}})
+      imports.push_back("--batch 150 '" + (corpus / a).string() + "' '" + (corpus / b).string() +
+                        "'");
+    return imported(dir, imports);
   }();
   return store;
 }

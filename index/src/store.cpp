@@ -712,24 +712,29 @@ struct Store::Impl {
       };
       if (Status s = ingest(contents); !s.is_ok()) return read.is_ok() ? s : read;
     }
-    // Both ranges deleted, then one compaction over both (the metadata's files span every
-    // dimension: compacting each range alone rewrote them twice).
+    return delete_dimensions(metadata::RetiredPlies, metadata::RetiredResult,
+                             "deleting the retired metadata keys");
+  }
+
+  // Deletes every metadata key of the dimensions `low` and `high` (low < high), then compacts
+  // once over both (the metadata's files span every dimension: compacting each range alone
+  // rewrote them twice).
+  Status delete_dimensions(char low, char high, std::string_view what) {
     rocksdb::Status deleted;
-    for (const char retired : {metadata::RetiredPlies, metadata::RetiredResult}) {
-      const std::string from(1, retired), to(1, char(retired + 1));
+    for (const char dimension : {low, high}) {
+      const std::string from(1, dimension), to(1, char(dimension + 1));
       if (deleted.ok())
         deleted = db->DeleteRange(rocksdb::WriteOptions(), families[Metadata], from, to);
     }
     if (deleted.ok()) deleted = db->Flush(rocksdb::FlushOptions(), families[Metadata]);
     if (deleted.ok()) {
-      const std::string from(1, metadata::RetiredPlies), to(1, char(metadata::RetiredResult + 1));
+      const std::string from(1, low), to(1, char(high + 1));
       const rocksdb::Slice begin(from), end(to);
       rocksdb::CompactRangeOptions options;
       options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
       deleted = db->CompactRange(options, families[Metadata], &begin, &end);
     }
-    if (!deleted.ok()) return from_rocksdb(deleted, "deleting the retired metadata keys");
-    return Status::ok();
+    return deleted.ok() ? Status::ok() : from_rocksdb(deleted, what);
   }
 
   // Schema 13: the dates' and ECO codes' keys of the metadata family (a key per game) become
@@ -786,21 +791,9 @@ struct Store::Impl {
     if (rocksdb::Status s = db->CompactRange(options, families[Postings], nullptr, nullptr);
         !s.ok())
       return from_rocksdb(s, "compacting the postings");
-    // The keys the lists replace, then one compaction over both ranges.
-    rocksdb::Status deleted;
-    for (const char dimension : {metadata::Date, metadata::Eco}) {
-      const std::string from(1, dimension), to(1, char(dimension + 1));
-      if (deleted.ok())
-        deleted = db->DeleteRange(rocksdb::WriteOptions(), families[Metadata], from, to);
-    }
-    if (deleted.ok()) deleted = db->Flush(rocksdb::FlushOptions(), families[Metadata]);
-    if (deleted.ok()) {
-      const std::string from(1, metadata::Date), to(1, char(metadata::Eco + 1));
-      const rocksdb::Slice begin(from), end(to);
-      deleted = db->CompactRange(options, families[Metadata], &begin, &end);
-    }
-    if (!deleted.ok()) return from_rocksdb(deleted, "deleting the dates' and ECO codes' keys");
-    return Status::ok();
+    // The keys the lists replace.
+    return delete_dimensions(metadata::Date, metadata::Eco,
+                             "deleting the dates' and ECO codes' keys");
   }
 
   // Schema 12: a number for every name of the names family, in key order, and the name index
