@@ -91,13 +91,13 @@ TEST_CASE("a name answers from the names index; result and ratings are checked o
   CHECK(given < plan.candidates);
 }
 
-TEST_CASE("a date alone is answered by its metadata range, not by reading every summary") {
+TEST_CASE("a date alone is answered by its lists of games, not by reading every summary") {
   std::uint64_t given = 0;
   FilterText text;
   text.date = "1850..1870";
   const Plan plan = run(text, given);
   REQUIRE(plan.steps.size() == 1);
-  CHECK(plan.steps[0].index == "metadata: date");
+  CHECK(plan.steps[0].index == "postings: date");
   CHECK(plan.checked.empty());
   CHECK(plan.passed == given);
   CHECK(given == plan.steps[0].games);

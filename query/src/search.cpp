@@ -236,7 +236,7 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
     auto ids = store.games_with_eco(filters.eco->from, filters.eco->to);
     if (!ids) return std::unexpected(ids.error());
     sets.push_back(std::move(*ids));
-    names.emplace_back("metadata: ECO");
+    names.emplace_back("postings: ECO");
   }
   using Range = std::optional<index::FactsFilter::Range>;
   struct Ranged {
@@ -263,7 +263,7 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
     auto ids = store.games_dated(r.range->low, r.range->high);
     if (!ids) return std::unexpected(ids.error());
     sets.push_back(std::move(*ids));
-    names.push_back(pgn::cat("metadata: ", r.what));
+    names.push_back(pgn::cat("postings: ", r.what));
   }
   if (!sets.empty()) {
     std::vector<std::size_t> by_size(sets.size());
