@@ -59,7 +59,7 @@ std::optional<std::uint32_t> number_of_key(std::string_view key) {
   return bytes::read_big_endian32(key.substr(1));
 }
 
-void encode_numbers(const std::vector<std::uint32_t>& numbers, std::string& out) {
+void encode_numbers(std::span<const std::uint32_t> numbers, std::string& out) {
   std::uint32_t previous = 0;
   for (std::uint32_t n : numbers) {
     bytes::put_varint(out, n - previous);

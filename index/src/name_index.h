@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,7 +54,7 @@ void append_fragment_codes(std::string_view name_key, std::vector<std::uint32_t>
 // A list of numbers (ascending) encoded, appended to `out`; decoded, appended to `out` (false
 // when the bytes are not such a list: a varint cut short, a number past 2^32 - 1, or a number
 // not above the one before, counting from the numbers already in `out`).
-void encode_numbers(const std::vector<std::uint32_t>& numbers, std::string& out);
+void encode_numbers(std::span<const std::uint32_t> numbers, std::string& out);
 [[nodiscard]] bool decode_numbers(std::string_view bytes, std::vector<std::uint32_t>& out);
 
 // The merge operator of the family: concatenates the operands' lists (each batch's numbers are

@@ -560,6 +560,35 @@ TableContent index_content(std::vector<std::uint64_t>& postings, std::vector<Row
 
 }  // namespace
 
+// One generation's run of a bucket, pinned where RocksDB holds it, with a reader standing on the
+// next game of the wanted suffix (a stream of take_ascending).
+struct Store::PositionGames::Runs {
+  struct Stream {
+    rocksdb::PinnableSlice value;
+    positions::RunReader reader;
+    std::uint32_t suffix = 0;
+    std::uint32_t head = 0;  // the next game, while `live`
+    bool live = false;
+
+    // Opens the run in `value` and stands on its first game of the suffix; false when the run
+    // is damaged.
+    bool start() { return reader.open(value.ToStringView()) && advance(); }
+    // Moves to the next game of the suffix; false when the run is damaged.
+    bool advance() {
+      positions::Entry e;
+      while (reader.next(e)) {
+        if (e.suffix < suffix) continue;  // only before the stretch: runs are sorted by suffix
+        live = e.suffix == suffix;
+        head = e.game;
+        return true;
+      }
+      live = false;
+      return !reader.damaged();
+    }
+  };
+  std::vector<std::unique_ptr<Stream>> streams;
+};
+
 struct Store::Impl {
   std::unique_ptr<rocksdb::DB> db;
   std::string path;
@@ -1061,21 +1090,20 @@ struct Store::Impl {
   }
 
   // Appends to `ids` the games generation `g`'s run of `bucket` (in family `f`) lists at
-  // `suffix`; `value` is scratch. Nothing when the generation has no such run.
+  // `suffix`. Nothing when the generation has no such run.
   Status add_games_at(Family f, std::uint32_t g, std::uint32_t bucket, std::uint32_t suffix,
-                      std::vector<std::uint32_t>& ids, std::string& value) const {
-    rocksdb::Status s =
-        db->Get(rocksdb::ReadOptions(), families[f], positions::generation_key(g, bucket), &value);
+                      std::vector<std::uint32_t>& ids) const {
+    PositionGames::Runs::Stream stream;
+    stream.suffix = suffix;
+    rocksdb::Status s = db->Get(rocksdb::ReadOptions(), families[f],
+                                positions::generation_key(g, bucket), &stream.value);
     if (s.IsNotFound()) return Status::ok();
     if (!s.ok()) return from_rocksdb(s, "reading the position index");
-    // The run is sorted by (suffix, game): the matches are one stretch, in game order.
-    const Status damaged = Status::error(Status::Code::Corruption, "position index damaged");
-    positions::RunReader run;
-    if (!run.open(value)) return damaged;
-    positions::Entry e;
-    while (run.next(e) && e.suffix <= suffix)
-      if (e.suffix == suffix) ids.push_back(e.game);
-    return run.damaged() ? damaged : Status::ok();
+    for (bool read = stream.start(); read; read = stream.advance()) {
+      if (!stream.live) return Status::ok();
+      ids.push_back(stream.head);
+    }
+    return Status::error(Status::Code::Corruption, "position index damaged");
   }
 
   // Deletes the table files of generation `g` (a key range of its own) from family `f`.
@@ -1438,16 +1466,14 @@ Status WriteBatch::commit() {
   if (!posted.empty())
     contents[Postings] = [posted](rocksdb::SstFileWriter& writer) {
       std::string list;
-      std::vector<std::uint32_t> block_ids;
       rocksdb::Status s;
       for (const auto* value : posted)
         for (auto id = value->second.begin(); id != value->second.end() && s.ok();) {
           const std::uint32_t block = postings::block_of(*id);
           auto end = id;
           while (end != value->second.end() && postings::block_of(*end) == block) ++end;
-          block_ids.assign(id, end);
           list.clear();
-          name_index::encode_numbers(block_ids, list);
+          name_index::encode_numbers(std::span(id, end), list);
           s = writer.Merge(postings::key(value->first, block), list);
           id = end;
         }
@@ -1750,32 +1776,6 @@ std::uint64_t Store::position_generations(bool in_variations) const {
   return impl_->generations_of(in_variations ? Impl::InVariations : Impl::MainLine).live.size();
 }
 
-// One generation's run of a bucket, pinned where RocksDB holds it, with a reader standing on the
-// next game of the wanted suffix (a stream of take_ascending).
-struct Store::PositionGames::Runs {
-  struct Stream {
-    rocksdb::PinnableSlice value;
-    positions::RunReader reader;
-    std::uint32_t suffix = 0;
-    std::uint32_t head = 0;  // the next game, while `live`
-    bool live = false;
-
-    // Moves to the next game of the suffix; false when the run is damaged.
-    bool advance() {
-      positions::Entry e;
-      while (reader.next(e)) {
-        if (e.suffix < suffix) continue;  // only before the stretch: runs are sorted by suffix
-        live = e.suffix == suffix;
-        head = e.game;
-        return true;
-      }
-      live = false;
-      return !reader.damaged();
-    }
-  };
-  std::vector<std::unique_ptr<Stream>> streams;
-};
-
 Store::PositionGames::PositionGames(std::unique_ptr<Runs> runs) : runs_(std::move(runs)) {}
 Store::PositionGames::PositionGames(PositionGames&&) noexcept = default;
 Store::PositionGames& Store::PositionGames::operator=(PositionGames&&) noexcept = default;
@@ -1803,7 +1803,7 @@ std::expected<Store::PositionGames, Status> Store::position_games(const pgn::Pos
                                        positions::generation_key(g.id, bucket), &stream->value);
     if (s.IsNotFound()) continue;
     if (!s.ok()) return std::unexpected(from_rocksdb(s, "reading the position index"));
-    if (!stream->reader.open(stream->value.ToStringView()) || !stream->advance())
+    if (!stream->start())
       return std::unexpected(Status::error(Status::Code::Corruption, "position index damaged"));
     if (stream->live) runs->streams.push_back(std::move(stream));
   }
@@ -1841,7 +1841,7 @@ std::expected<PositionStatistics, Status> Store::position_statistics(
     }
     if (!s.IsNotFound())
       return std::unexpected(from_rocksdb(s, "reading the position index's statistics"));
-    if (Status read = impl_->add_games_at(family, g.id, bucket, suffix, result.other_games, value);
+    if (Status read = impl_->add_games_at(family, g.id, bucket, suffix, result.other_games);
         !read.is_ok())
       return std::unexpected(read);
   }
