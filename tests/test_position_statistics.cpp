@@ -53,9 +53,10 @@ auto row_fields(const pgndb::query::TreeRow& r) {
 TEST_CASE("statistics values read back as written, and damaged ones are refused") {
   const std::uint64_t key40 = 0x12345ABCDEULL;
   const pgn::Key base = pgn::Key(key40) << 24;
+  // Fewer games than cells_threshold: not sliced.
   positions::Statistics written = {
-      {{base | 0x000001, true, {tally(0, 3, -1), tally(0x0C1C, 120, 7)}},
-       {base | 0xFFFFFF, false, {tally(0x0B14, 1, -1)}}},
+      {{base | 0x000001, true, {tally(0, 3, -1), tally(0x0C1C, 120, 7)}, false, {}},
+       {base | 0xFFFFFF, false, {tally(0x0B14, 1, -1)}, false, {}}},
       {5, 17, 4000000000u}};
   std::string bytes;
   positions::encode_statistics(written, bytes);
@@ -66,12 +67,15 @@ TEST_CASE("statistics values read back as written, and damaged ones are refused"
   REQUIRE(positions::decode_statistics(bytes, key40 + 1, read));
   CHECK(read != written);
   for (std::size_t cut = 0; cut < bytes.size(); ++cut) {
+    // Cut before the count of cells of each position: schema 13's form, nothing sliced.
+    if (cut == bytes.size() - written.keys.size()) continue;
     INFO(cut);
     CHECK_FALSE(positions::decode_statistics(bytes.substr(0, cut), key40, read));
   }
   CHECK_FALSE(positions::decode_statistics(bytes + '\0', key40, read));
   // Moves out of order are damage.
-  positions::Statistics unordered = {{{base, true, {tally(9, 1, 0), tally(8, 1, 0)}}}, {}};
+  positions::Statistics unordered = {{{base, true, {tally(9, 1, 0), tally(8, 1, 0)}, false, {}}},
+                                     {}};
   bytes.clear();
   positions::encode_statistics(unordered, bytes);
   CHECK_FALSE(positions::decode_statistics(bytes, key40, read));
@@ -101,6 +105,122 @@ TEST_CASE("statistics values read back as written, and damaged ones are refused"
   CHECK(positions::generation_key(7, positions::bucket_count - 1) < key);
   CHECK(key < positions::generation_key(8, 0));
   CHECK_FALSE(positions::is_statistics_key(positions::generation_key(7, 5)));
+}
+
+TEST_CASE("statistics sliced by rating band and year add up to what the games give") {
+  using pgndb::index::GameSummary;
+  using pgndb::index::StatisticsSlice;
+  const std::uint64_t key40 = 0x0ABCDE1234ULL;
+  const pgn::Key key = pgn::Key(key40) << 24 | 0x42;
+  std::vector<std::pair<pgn::Move, GameSummary>> games;
+  std::uint64_t seed = 7;
+  auto next = [&](std::uint64_t n) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (seed >> 33) % n;
+  };
+  for (int i = 0; i < 3000; ++i) {
+    GameSummary g;
+    g.result = std::uint8_t(next(4));
+    g.year = std::uint16_t(next(10) == 0 ? 0 : 1950 + next(70));
+    // Unrated, one side unrated, low, ordinary and above 3000.
+    auto elo = [&] {
+      const auto kind = next(10);
+      return std::uint16_t(kind == 0   ? 0
+                           : kind == 1 ? 1 + next(150)
+                           : kind == 2 ? 3000 + next(200)
+                                       : 1800 + next(900));
+    };
+    g.white_elo = elo();
+    g.black_elo = elo();
+    games.emplace_back(pgn::Move::from_raw(std::uint16_t(next(5) * 100 + 1)), g);
+  }
+  positions::Statistics counted;
+  for (const auto& [move, g] : games) positions::add_game(counted, key, false, move, g);
+  REQUIRE(counted.keys.size() == 1);
+  REQUIRE(counted.keys[0].sliced);
+
+  std::string bytes;
+  positions::encode_statistics(counted, bytes);
+  positions::Statistics read;
+  REQUIRE(positions::decode_statistics(bytes, key40, read));
+  positions::Statistics expected = counted;
+  positions::as_written(expected);
+  CHECK(expected.keys[0].sliced);
+  CHECK(read == expected);
+  // Schema 13's form ends before the count of cells.
+  positions::Statistics unsliced = expected;
+  unsliced.keys[0].sliced = false;
+  unsliced.keys[0].cells.clear();
+  std::string old_form;
+  positions::encode_statistics(unsliced, old_form);
+  positions::Statistics cut_read;
+  REQUIRE(positions::decode_statistics(old_form.substr(0, old_form.size() - 1), key40, cut_read));
+  CHECK(cut_read == unsliced);
+  for (std::size_t cut = 0; cut < bytes.size(); cut += 7) {
+    if (cut == old_form.size() - 1) continue;
+    INFO(cut);
+    CHECK_FALSE(positions::decode_statistics(bytes.substr(0, cut), key40, cut_read));
+  }
+
+  // Every slice the filters can name: the cells passing it are the games passing its filter.
+  for (unsigned min_elo : {0u, 100u, 2000u, 2500u, 3000u})
+    for (std::optional<std::pair<unsigned, unsigned>> years :
+         {std::optional<std::pair<unsigned, unsigned>>(), std::optional(std::pair(1960u, 1990u)),
+          std::optional(std::pair(0u, 1950u))}) {
+      const StatisticsSlice slice{min_elo, years};
+      std::map<std::uint16_t, MoveTally> direct, sliced;
+      for (const auto& [move, g] : games)
+        if (slice.filter().passes(g.facts())) {
+          direct[move.raw()].move = move;
+          direct[move.raw()].add(g, false);
+        }
+      const unsigned min_band = min_elo ? 1 + min_elo / 100 : 0;
+      for (const positions::Cell& c : read.keys[0].cells)
+        if (c.band >= min_band &&
+            (!years || (c.year && c.year >= years->first && c.year <= years->second))) {
+          sliced[c.tally.move.raw()].move = c.tally.move;
+          sliced[c.tally.move.raw()].add(c.tally);
+        }
+      INFO(min_elo << " " << (years ? years->first : 0));
+      CHECK(sliced == direct);
+    }
+
+  // A changed count no longer adds up to its move's: damage.
+  positions::Statistics damaged = expected;
+  damaged.keys[0].cells[3].tally.games += 1;
+  damaged.keys[0].cells[3].tally.draws += 1;
+  bytes.clear();
+  positions::encode_statistics(damaged, bytes);  // written without the cells that do not add up
+  REQUIRE(positions::decode_statistics(bytes, key40, read));
+  CHECK_FALSE(read.keys[0].sliced);
+
+  // Sums: sliced where both parts are.
+  positions::Statistics sum = expected;
+  positions::add_statistics(sum, expected);
+  CHECK(sum.keys[0].sliced);
+  CHECK(sum.keys[0].cells.size() == expected.keys[0].cells.size());
+  CHECK(sum.keys[0].cells[0].tally.games == 2 * expected.keys[0].cells[0].tally.games);
+  positions::add_statistics(sum, unsliced);
+  CHECK_FALSE(sum.keys[0].sliced);
+  CHECK(sum.keys[0].cells.empty());
+  CHECK(sum.games() == 3 * expected.games());
+
+  // The filters a slice holds, and those it does not.
+  pgndb::index::FactsFilter f;
+  f.min_elo = 2500;
+  f.date = pgndb::index::FactsFilter::Range{1990u << 16, 2000u << 16 | 99 << 8 | 99};
+  auto slice = StatisticsSlice::of(f);
+  REQUIRE(slice);
+  CHECK(slice->min_elo == 2500);
+  CHECK(slice->years == std::pair(1990u, 2000u));
+  f.min_elo = 2450;  // not a band's floor
+  CHECK_FALSE(StatisticsSlice::of(f));
+  f.min_elo = 2500;
+  f.date->low = 1990u << 16 | 6 << 8;  // from June
+  CHECK_FALSE(StatisticsSlice::of(f));
+  f.date.reset();
+  f.max_elo = 2700;
+  CHECK_FALSE(StatisticsSlice::of(f));
 }
 
 TEST_CASE("trees and counts from the kept statistics are those read game by game, through merges") {
@@ -184,5 +304,120 @@ TEST_CASE("trees and counts from the kept statistics are those read game by game
       pgndb::test::run_command(std::string(PGNDB_BINARY) + " compact --db '" + db.string() + "'");
   REQUIRE(r.exit_code == 0);
   compare(1);
+  verify();
+}
+
+TEST_CASE(
+    "trees and counts filtered by rating and years from the slices are those a search gives") {
+  pgndb::test::TempDir dir;
+  const fs::path db = dir.path() / "db";
+  const fs::path corpus = fs::path(PGNDB_SHARED_DATA) / "corpus";
+  // 29,000 games in three imports of batches of 500: the batches slice nothing (no position
+  // has cells_threshold games in one), the tier merges and each import's last merge count the
+  // slices of their popular positions from the games, and `pgndb compact` adds the imports'.
+  const std::vector<std::vector<std::string>> imports = {{"Shirov.pgn", "Andreikin.pgn"},
+                                                         {"Mamedyarov.pgn", "Bacrot.pgn"},
+                                                         {"Jobava.pgn", "Svidler.pgn"}};
+  for (const auto& files : imports) {
+    std::string command =
+        std::string(PGNDB_BINARY) + " import --batch 500 --db '" + db.string() + "'";
+    for (const auto& f : files) command += " '" + (corpus / f).string() + "'";
+    const auto r = pgndb::test::run_command(command);
+    INFO(r.out);
+    REQUIRE(r.exit_code == 0);
+  }
+  struct Narrowing {
+    unsigned min_elo, max_elo;
+    std::optional<pgndb::query::NumberRange> date;
+    bool sliced;  // the statistics' slices answer it
+  };
+  auto years = [](unsigned first, unsigned last) {
+    return pgndb::query::NumberRange{first << 16, last << 16 | 99 << 8 | 99};
+  };
+  const std::vector<Narrowing> narrowings = {
+      {2500, 0, {}, true},
+      {2600, 0, years(2005, 2015), true},
+      {0, 0, years(2010, 2012), true},
+      {2000, 0, years(0, 1999), true},
+      {3000, 0, {}, true},
+      {2550, 0, {}, false},     // not a band's floor
+      {2500, 2700, {}, false},  // a ceiling
+      {0, 0, pgndb::query::NumberRange{2010u << 16 | 6 << 8, 2012u << 16 | 99 << 8 | 99}, false}};
+
+  auto compare = [&] {
+    auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
+    REQUIRE(store);
+    // The positions of the first 4 plies of every 150th game.
+    std::map<pgn::Key, pgn::Position> roots;
+    for (std::uint32_t id = 1; id <= store->game_count(); id += 150) {
+      auto game = store->game(id);
+      REQUIRE(game);
+      pgn::Position pos = game->start;
+      for (std::size_t ply = 0; ply <= 4 && ply <= game->moves.size(); ++ply) {
+        roots.emplace(pgn::repetition_key(pos), pos);
+        if (ply < game->moves.size()) pos.play_or_pass(game->moves[ply].move);
+      }
+    }
+    std::size_t answered_by_slices = 0;
+    for (const auto& [key, root] : roots) {
+      for (const Narrowing& n : narrowings) {
+        pgndb::query::Filters filters;
+        filters.position = root;
+        filters.min_elo = n.min_elo;
+        filters.max_elo = n.max_elo;
+        filters.date = n.date;
+        REQUIRE(filters.statistics_slice().has_value() == n.sliced);
+        auto fast = pgndb::query::opening_tree(*store, filters);
+        auto slow = pgndb::query::opening_tree(*store, filters, {.use_statistics = false});
+        REQUIRE(fast);
+        REQUIRE(slow);
+        INFO(pgn::to_fen(root) << " min " << n.min_elo << " max " << n.max_elo << " dates "
+                               << (n.date ? n.date->low >> 16 : 0));
+        REQUIRE(fast->size() == slow->size());
+        for (std::size_t i = 0; i < fast->size(); ++i) {
+          INFO("row " << i << ": " << (*slow)[i].san);
+          CHECK(row_fields((*fast)[i]) == row_fields((*slow)[i]));
+        }
+        pgndb::query::Plan plan;
+        auto counted = pgndb::query::count_games(*store, filters, plan);
+        auto search = pgndb::query::Search::start(*store, filters);
+        REQUIRE(counted);
+        REQUIRE(search);
+        auto searched = search->count();
+        REQUIRE(searched);
+        CHECK(*counted == *searched);
+        if (!n.sliced) continue;
+        auto statistics = store->position_statistics(root, *filters.statistics_slice());
+        REQUIRE(statistics);
+        if (!statistics->moves.empty()) ++answered_by_slices;
+      }
+    }
+    // The slices really answered: the start position and the first moves most played, under
+    // each slice.
+    CHECK(answered_by_slices >= 10);
+    // A popular position: the slices' games are counted, and few are read.
+    pgndb::query::Filters start;
+    start.position = pgn::Position();
+    start.min_elo = 2500;
+    auto statistics = store->position_statistics(*start.position, *start.statistics_slice());
+    REQUIRE(statistics);
+    std::uint64_t kept = 0;
+    for (const MoveTally& t : statistics->moves) kept += t.games;
+    CHECK(kept > 1000);
+    CHECK(statistics->other_games.size() < kept);
+  };
+  compare();
+  auto verify = [&] {
+    const auto r =
+        pgndb::test::run_command(std::string(PGNDB_BINARY) + " verify --db '" + db.string() + "'");
+    INFO(r.out);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("consistent") != std::string::npos);
+  };
+  verify();
+  const auto r =
+      pgndb::test::run_command(std::string(PGNDB_BINARY) + " compact --db '" + db.string() + "'");
+  REQUIRE(r.exit_code == 0);
+  compare();
   verify();
 }

@@ -15,14 +15,19 @@
 #include "bytes.h"
 #include "fact_group.h"
 #include "name_index.h"
+#include "pgn/game.h"
 #include "pgndb/index/store.h"
 #include "pgndb/index/verify.h"
 #include "pgndb/query/filters.h"
 #include "pgndb/query/search.h"
+#include "pgndb/query/tree.h"
+#include "position_runs.h"
+#include "position_stats.h"
 #include "support.h"
 #include "value_postings.h"
 
 namespace fs = std::filesystem;
+namespace positions = pgndb::index::positions;
 using pgndb::index::SearchFacts;
 using pgndb::index::Store;
 namespace facts = pgndb::index::facts;
@@ -299,10 +304,11 @@ TEST_CASE("searches checked on the facts give the games the tags say") {
 
 // Schemas 9 and 10 had no facts family, and kept results and plies in the metadata index;
 // schemas 9 to 11 had no name index, no numbers for names and no counts of them; schemas 9 to 12
-// kept a metadata key per game for its date and its ECO code instead of lists of games. A reader
+// kept a metadata key per game for its date and its ECO code instead of lists of games; schemas
+// 9 to 13 kept no slices of the statistics (a tree filtered by dates read the games). A reader
 // refuses them, naming the command that upgrades; a writer upgrades them in place.
-TEST_CASE("a database of schema 9 to 12 is upgraded in place by a writer, and verifies") {
-  const int old_version = GENERATE(9, 10, 11, 12);
+TEST_CASE("a database of schema 9 to 13 is upgraded in place by a writer, and verifies") {
+  const int old_version = GENERATE(9, 10, 11, 12, 13);
   INFO("schema " << old_version);
   pgndb::test::TempDir dir;
   const fs::path db = dir / "old";
@@ -332,6 +338,7 @@ TEST_CASE("a database of schema 9 to 12 is upgraded in place by a writer, and ve
   REQUIRE(!dated_before.empty());
   REQUIRE(!eco_before.empty());
   REQUIRE(games > 4096);
+  std::size_t sliced = 0;  // positions whose statistics are sliced
   {
     // What schema 10 held: no facts; a result and a plies key for each game. What schema 11
     // held: no name index, names without numbers, no counts of names.
@@ -354,7 +361,34 @@ TEST_CASE("a database of schema 9 to 12 is upgraded in place by a writer, and ve
     for (std::size_t i = 0; i < names.size(); ++i)
       if (names[i] == "metadata") metadata = i;
     REQUIRE(metadata < names.size());
+    // Schema 13's statistics: each value without its cells.
     for (std::size_t i = 0; i < names.size(); ++i) {
+      if (names[i] != "positions" && names[i] != "positions_upper") continue;
+      std::unique_ptr<rocksdb::Iterator> it(rdb->NewIterator(rocksdb::ReadOptions(), handles[i]));
+      std::vector<std::pair<std::string, std::string>> rewritten;
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        const auto key = positions::parse_statistics_key(it->key().ToStringView());
+        if (!key) continue;
+        positions::Statistics statistics;
+        REQUIRE(positions::decode_statistics(it->value().ToStringView(), key->key40, statistics));
+        sliced += std::count_if(statistics.keys.begin(), statistics.keys.end(),
+                                [](const positions::KeyStatistics& k) { return k.sliced; });
+        for (auto& k : statistics.keys) {
+          k.sliced = false;
+          k.cells.clear();
+        }
+        std::string value;
+        positions::encode_statistics(statistics, value);
+        value.resize(value.size() - statistics.keys.size());  // the counts of cells, each 0
+        rewritten.emplace_back(it->key().ToString(), value);
+      }
+      REQUIRE(it->status().ok());
+      for (const auto& [key, value] : rewritten)
+        REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[i], key, value).ok());
+    }
+    REQUIRE(sliced > 0);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (old_version == 13) continue;
       if (names[i] != "postings") continue;
       std::unique_ptr<rocksdb::Iterator> it(rdb->NewIterator(rocksdb::ReadOptions(), handles[i]));
       std::size_t keys = 0;
@@ -377,7 +411,7 @@ TEST_CASE("a database of schema 9 to 12 is upgraded in place by a writer, and ve
       REQUIRE(rdb->DropColumnFamily(handles[i]).ok());
     }
     for (std::size_t i = 0; i < names.size(); ++i) {
-      if (old_version == 12) continue;
+      if (old_version >= 12) continue;
       if (names[i] == "name_index") REQUIRE(rdb->DropColumnFamily(handles[i]).ok());
       if (names[i] == "names") {
         std::unique_ptr<rocksdb::Iterator> it(rdb->NewIterator(rocksdb::ReadOptions(), handles[i]));
@@ -410,16 +444,16 @@ TEST_CASE("a database of schema 9 to 12 is upgraded in place by a writer, and ve
   auto reader = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
   REQUIRE_FALSE(reader);
   CHECK(reader.error().code() == pgndb::index::Status::Code::IncompatibleVersion);
-  CHECK_THAT(reader.error().message(),
-             Catch::Contains("holds schema version " + std::to_string(old_version) +
-                             ", this pgndb reads version 13; upgrade it in place: `pgndb upgrade "
-                             "--db " +
-                             db.string() + "`"));
+  CHECK_THAT(
+      reader.error().message(),
+      Catch::Contains("holds schema version " + std::to_string(old_version) +
+                      ", this pgndb reads version " + std::to_string(pgndb::index::schema_version) +
+                      "; upgrade it in place: `pgndb upgrade --db " + db.string() + "`"));
   const auto upgrade =
       pgndb::test::run_command(std::string(PGNDB_BINARY) + " upgrade --db '" + db.string() + "'");
   CHECK(upgrade.exit_code == 0);
-  CHECK_THAT(upgrade.out,
-             Catch::Contains("from schema version " + std::to_string(old_version) + " to 13"));
+  CHECK_THAT(upgrade.out, Catch::Contains("from schema version " + std::to_string(old_version) +
+                                          " to " + std::to_string(pgndb::index::schema_version)));
   const auto again =
       pgndb::test::run_command(std::string(PGNDB_BINARY) + " upgrade --db '" + db.string() + "'");
   CHECK(again.exit_code == 0);
@@ -432,12 +466,99 @@ TEST_CASE("a database of schema 9 to 12 is upgraded in place by a writer, and ve
   CHECK(found(*store, eco) == eco_before);
   CHECK(store->stats()->players == players);
   CHECK(store->stats()->duplicates == duplicates);
+  // The statistics sliced again: a tree filtered by years adds the slices of the start position,
+  // and gives what reading the games gives.
+  pgndb::query::Filters filters;
+  filters.position = pgn::Position();
+  filters.date = pgndb::query::NumberRange{1850u << 16, 1870u << 16 | 99 << 8 | 99};
+  auto statistics = store->position_statistics(*filters.position, *filters.statistics_slice());
+  REQUIRE(statistics);
+  CHECK_FALSE(statistics->moves.empty());
+  CHECK(statistics->other_games.size() < 100);
+  auto fast = pgndb::query::opening_tree(*store, filters);
+  auto slow = pgndb::query::opening_tree(*store, filters, {.use_statistics = false});
+  REQUIRE(fast);
+  REQUIRE(slow);
+  REQUIRE(fast->size() == slow->size());
+  for (std::size_t i = 0; i < fast->size(); ++i) {
+    CHECK((*fast)[i].games == (*slow)[i].games);
+    CHECK((*fast)[i].white_wins == (*slow)[i].white_wins);
+    CHECK((*fast)[i].average_elo == (*slow)[i].average_elo);
+  }
   // The facts equal the games, and the metadata holds no key of results or plies.
   auto report = pgndb::index::verify_store(*store);
   REQUIRE(report);
   INFO(pgndb::test::listing(*report));
   CHECK(report->consistent());
   CHECK(report->facts == games);
+}
+
+TEST_CASE("verify recounts the slices of the statistics, and reports one moved to another year") {
+  pgndb::test::TempDir dir;
+  const fs::path db = dir / "db";
+  fs::copy(copies_database(), db, fs::copy_options::recursive);
+  const pgn::Key start = pgn::repetition_key(pgn::Position());
+  const std::uint64_t key40 = positions::key40_of(start);
+  {
+    std::vector<std::string> names;
+    REQUIRE(rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), db.string(), &names).ok());
+    std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+    for (const auto& name : names) {
+      rocksdb::ColumnFamilyOptions options;
+      if (name == "postings" || name == "name_index")
+        options.merge_operator = pgndb::index::name_index::posting_merge_operator();
+      descriptors.emplace_back(name, options);
+    }
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;
+    rocksdb::DB* raw = nullptr;
+    REQUIRE(rocksdb::DB::Open(rocksdb::DBOptions(), db.string(), descriptors, &handles, &raw).ok());
+    std::unique_ptr<rocksdb::DB> rdb(raw);
+    bool moved = false;
+    for (std::size_t i = 0; i < names.size() && !moved; ++i) {
+      if (names[i] != "positions" && names[i] != "positions_upper") continue;
+      std::unique_ptr<rocksdb::Iterator> it(rdb->NewIterator(rocksdb::ReadOptions(), handles[i]));
+      for (it->SeekToFirst(); it->Valid() && !moved; it->Next()) {
+        const auto key = positions::parse_statistics_key(it->key().ToStringView());
+        if (!key || key->key40 != key40) continue;
+        positions::Statistics statistics;
+        REQUIRE(positions::decode_statistics(it->value().ToStringView(), key40, statistics));
+        REQUIRE(statistics.keys.size() == 1);
+        auto& k = statistics.keys[0];
+        REQUIRE(k.sliced);  // 4,228 games, each in the start position
+        // Two cells of one move and band, of different years and counts: their years swapped,
+        // the move's cells still add up to its tally, but not to the games' years.
+        for (std::size_t a = 0; a + 1 < k.cells.size() && !moved; ++a) {
+          auto& x = k.cells[a];
+          auto& y = k.cells[a + 1];
+          if (x.tally.move != y.tally.move || x.band != y.band || x.tally == y.tally || x.year == 0)
+            continue;
+          std::swap(x.year, y.year);
+          std::swap(x.tally.last_year, y.tally.last_year);
+          k.normalize();
+          moved = true;
+        }
+        REQUIRE(moved);
+        std::string value;
+        positions::encode_statistics(statistics, value);
+        positions::Statistics check;
+        REQUIRE(positions::decode_statistics(value, key40, check));
+        REQUIRE(check.keys[0].sliced);  // written as altered, not dropped
+        REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[i], it->key(), value).ok());
+      }
+      REQUIRE(it->status().ok());
+    }
+    REQUIRE(moved);
+    for (auto* h : handles) REQUIRE(rdb->DestroyColumnFamilyHandle(h).ok());
+  }
+  auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
+  REQUIRE(store);
+  auto report = pgndb::index::verify_store(*store);
+  REQUIRE(report);
+  INFO(pgndb::test::listing(*report));
+  CHECK_FALSE(report->consistent());
+  CHECK(report->inconsistencies == 1);
+  const std::string listing = pgndb::test::listing(*report);
+  CHECK(listing.find("statistics of") != std::string::npos);
 }
 
 TEST_CASE("the lists of a range of dates or ECO codes come out sorted, each game once") {

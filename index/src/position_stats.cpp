@@ -52,6 +52,21 @@ void MoveTally::add(const MoveTally& other) {
   last_year = std::max(last_year, other.last_year);
 }
 
+std::optional<StatisticsSlice> StatisticsSlice::of(const FactsFilter& filter) {
+  if (filter.result || filter.plies || filter.max_elo || filter.annotated) return std::nullopt;
+  if (filter.min_elo % 100 != 0 || filter.min_elo > 100 * (positions::top_band - 1))
+    return std::nullopt;
+  StatisticsSlice slice;
+  slice.min_elo = filter.min_elo;
+  if (filter.date) {
+    // Whole years: from a year's first date (month and day unknown) to past its last.
+    if ((filter.date->low & 0xFFFF) != 0 || (filter.date->high & 0xFFFF) < (12u << 8 | 31))
+      return std::nullopt;
+    slice.years = std::pair(filter.date->low >> 16, filter.date->high >> 16);
+  }
+  return slice;
+}
+
 namespace positions {
 
 namespace {
@@ -73,15 +88,84 @@ MoveTally& tally_of(std::vector<MoveTally>& moves, pgn::Move move) {
   return *at;
 }
 
-KeyStatistics& statistics_of(Statistics& all, pgn::Key key, bool white_moves) {
+// The statistics of `key` in `all`, added (sliced, empty) when missing; `added` says which.
+KeyStatistics& statistics_of(Statistics& all, pgn::Key key, bool white_moves,
+                             bool* added = nullptr) {
   auto& keys = all.keys;
   auto at = std::lower_bound(keys.begin(), keys.end(), key,
                              [](const KeyStatistics& k, pgn::Key v) { return k.key < v; });
-  if (at == keys.end() || at->key != key) at = keys.insert(at, KeyStatistics{key, white_moves, {}});
+  const bool missing = at == keys.end() || at->key != key;
+  if (missing) {
+    at = keys.insert(at, KeyStatistics{});
+    at->key = key;
+    at->white_moves = white_moves;
+  }
+  if (added) *added = missing;
   return *at;
 }
 
+// The varints of a cell after its move, band and year (encode_statistics).
+void put_cell_counts(const Cell& c, std::string& out) {
+  const MoveTally& t = c.tally;
+  for (std::uint64_t v : {t.games, t.white_wins, t.draws, t.black_wins}) bytes::put_varint(out, v);
+  if (c.band == 0) {
+    for (std::uint64_t v :
+         {t.rated, t.elo_sum, t.both_rated, t.opponent_sum, zigzag(t.wins_minus_losses)})
+      bytes::put_varint(out, v);
+    return;
+  }
+  const std::uint64_t floor = band_floor(c.band);
+  bytes::put_varint(out, t.elo_sum - t.games * floor);
+  bytes::put_varint(out, t.opponent_sum - t.both_rated * floor);
+}
+
+// A cell's tally holds what its band implies (both rated in bands 1 and above): the short form
+// then loses nothing. Counting from summaries always gives such cells; a damaged sum may not.
+bool band_implied(const Cell& c, bool white_moves) {
+  const MoveTally& t = c.tally;
+  if (t.last_year != c.year) return false;
+  if (c.band == 0) return true;
+  const std::uint64_t decided = t.white_wins + t.draws + t.black_wins;
+  const std::int64_t won = std::int64_t(t.white_wins) - std::int64_t(t.black_wins);
+  const std::uint64_t floor = band_floor(c.band);
+  return t.rated == t.games && t.both_rated == decided &&
+         t.wins_minus_losses == (white_moves ? won : -won) && t.elo_sum >= t.games * floor &&
+         t.opponent_sum >= t.both_rated * floor;
+}
+
+// The normalized cells of `k` are its moves' games, sliced: each move's cells add up to its
+// tally, every cell names a move of `k`, and each holds what its band implies.
+bool cells_add_up(const KeyStatistics& k) {
+  std::size_t at = 0;
+  for (const MoveTally& move : k.moves) {
+    MoveTally sum;
+    sum.move = move.move;
+    for (; at < k.cells.size() && k.cells[at].tally.move == move.move; ++at) {
+      if (!band_implied(k.cells[at], k.white_moves)) return false;
+      sum.add(k.cells[at].tally);
+    }
+    if (sum != move) return false;
+  }
+  return at == k.cells.size();
+}
+
+// Normalizes the cells of `k` and keeps them when encode_statistics writes them; false (and
+// not sliced) otherwise.
+bool slice_as_written(KeyStatistics& k) {
+  if (k.sliced && k.games() >= cells_threshold) {
+    k.normalize();
+    if (cells_add_up(k)) return true;
+  }
+  k.sliced = false;
+  k.cells.clear();
+  return false;
+}
+
 }  // namespace
+
+void as_written(Statistics& statistics) {
+  for (KeyStatistics& k : statistics.keys) slice_as_written(k);
+}
 
 std::string statistics_key(std::uint32_t generation, std::uint64_t key40) {
   std::string key = bytes::big_endian32(generation);
@@ -101,11 +185,40 @@ std::optional<StatisticsKey> parse_statistics_key(std::string_view key) {
   return StatisticsKey{bytes::read_big_endian32(key), key40};
 }
 
+unsigned rating_band(unsigned white_elo, unsigned black_elo) {
+  const unsigned lower = std::min(white_elo, black_elo);
+  return lower == 0 ? 0 : 1 + std::min(lower / 100, top_band - 1);
+}
+
+unsigned band_floor(unsigned band) { return band <= 1 ? 0 : (band - 1) * 100; }
+
+std::uint64_t KeyStatistics::games() const {
+  std::uint64_t n = 0;
+  for (const MoveTally& t : moves) n += t.games;
+  return n;
+}
+
+void KeyStatistics::normalize() {
+  std::sort(cells.begin(), cells.end(),
+            [](const Cell& a, const Cell& b) { return a.order() < b.order(); });
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (kept > 0 && cells[kept - 1].order() == cells[i].order())
+      cells[kept - 1].tally.add(cells[i].tally);
+    else
+      cells[kept++] = cells[i];
+  }
+  cells.resize(kept);
+}
+
 std::uint64_t Statistics::games() const {
   std::uint64_t n = 0;
-  for (const KeyStatistics& k : keys)
-    for (const MoveTally& t : k.moves) n += t.games;
+  for (const KeyStatistics& k : keys) n += k.games();
   return n;
+}
+
+bool Statistics::all_sliced() const {
+  return std::all_of(keys.begin(), keys.end(), [](const KeyStatistics& k) { return k.sliced; });
 }
 
 void encode_statistics(const Statistics& statistics, std::string& out) {
@@ -126,6 +239,36 @@ void encode_statistics(const Statistics& statistics, std::string& out) {
   for (const std::uint32_t id : statistics.unread) {
     bytes::put_varint(out, id - previous);
     previous = id;
+  }
+  for (const KeyStatistics& k : statistics.keys) {
+    KeyStatistics normalized = k;
+    if (!slice_as_written(normalized)) {
+      bytes::put_varint(out, 0);
+      continue;
+    }
+    // Groups of cells of one move and band.
+    std::vector<std::pair<std::size_t, std::size_t>> groups;  // [first, end) in the cells
+    for (std::size_t i = 0; i < normalized.cells.size(); ++i) {
+      const Cell& c = normalized.cells[i];
+      if (groups.empty() || normalized.cells[groups.back().first].tally.move != c.tally.move ||
+          normalized.cells[groups.back().first].band != c.band)
+        groups.emplace_back(i, i);
+      groups.back().second = i + 1;
+    }
+    bytes::put_varint(out, groups.size());
+    std::size_t move = 0;
+    for (const auto& [first, end] : groups) {
+      const Cell& head = normalized.cells[first];
+      while (k.moves[move].move != head.tally.move) ++move;  // cells_add_up: it is there
+      bytes::put_varint(out, move);
+      out += char(head.band);
+      bytes::put_varint(out, end - first);
+      for (std::size_t i = first; i < end; ++i) {
+        const Cell& c = normalized.cells[i];
+        bytes::put_varint(out, i == first ? c.year : c.year - normalized.cells[i - 1].year);
+        put_cell_counts(c, out);
+      }
+    }
   }
 }
 
@@ -180,13 +323,76 @@ bool decode_statistics(std::string_view bytes, std::uint64_t key40, Statistics& 
     if (!in.varint(gap) || gap == 0 || (id += gap) > 0xFFFFFFFF) return false;
     out.unread.push_back(std::uint32_t(id));
   }
+  // Schema 13's values end here: nothing sliced.
+  const bool with_cells = !in.empty();
+  for (KeyStatistics& k : out.keys) {
+    k.sliced = false;
+    if (!with_cells) continue;
+    std::uint64_t groups;
+    if (!in.varint(groups) || groups > in.remaining()) return false;
+    if (groups == 0) continue;
+    k.sliced = true;
+    for (std::uint64_t g = 0; g < groups; ++g) {
+      std::uint64_t move, cells;
+      std::uint8_t band;
+      if (!in.varint(move) || move >= k.moves.size() || !in.byte(band) || band > top_band ||
+          !in.varint(cells) || cells == 0 || cells > in.remaining())
+        return false;
+      std::uint64_t year = 0;
+      for (std::uint64_t i = 0; i < cells; ++i) {
+        std::uint64_t gap;
+        if (!in.varint(gap) || (year = i == 0 ? gap : year + gap) > 0xFFFF) return false;
+        Cell c;
+        c.band = band;
+        c.year = std::uint16_t(year);
+        MoveTally& t = c.tally;
+        t.move = k.moves[move].move;
+        t.last_year = c.year;
+        std::uint64_t v[9];
+        for (std::size_t n = 0; n < (c.band == 0 ? 9u : 6u); ++n)
+          if (!in.varint(v[n])) return false;
+        t.games = v[0];
+        t.white_wins = v[1];
+        t.draws = v[2];
+        t.black_wins = v[3];
+        if (c.band == 0) {
+          t.rated = v[4];
+          t.elo_sum = v[5];
+          t.both_rated = v[6];
+          t.opponent_sum = v[7];
+          t.wins_minus_losses = unzigzag(v[8]);
+        } else {
+          const std::uint64_t floor = band_floor(c.band);
+          const std::int64_t won = std::int64_t(t.white_wins) - std::int64_t(t.black_wins);
+          t.rated = t.games;
+          t.elo_sum = v[4] + t.games * floor;
+          t.both_rated = t.white_wins + t.draws + t.black_wins;
+          t.opponent_sum = v[5] + t.both_rated * floor;
+          t.wins_minus_losses = k.white_moves ? won : -won;
+        }
+        if (!k.cells.empty() && k.cells.back().order() >= c.order()) return false;
+        k.cells.push_back(c);
+      }
+    }
+    if (!cells_add_up(k)) return false;
+  }
   return in.empty();
 }
 
 void add_statistics(Statistics& into, const Statistics& from) {
   for (const KeyStatistics& k : from.keys) {
-    KeyStatistics& target = statistics_of(into, k.key, k.white_moves);
+    bool added;
+    KeyStatistics& target = statistics_of(into, k.key, k.white_moves, &added);
     for (const MoveTally& t : k.moves) tally_of(target.moves, t.move).add(t);
+    // The sum is sliced only when both parts are.
+    if (added) target.sliced = k.sliced;
+    target.sliced &= k.sliced;
+    if (!target.sliced) {
+      target.cells.clear();
+      continue;
+    }
+    target.cells.insert(target.cells.end(), k.cells.begin(), k.cells.end());
+    target.normalize();
   }
   const std::size_t middle = into.unread.size();
   into.unread.insert(into.unread.end(), from.unread.begin(), from.unread.end());
@@ -196,7 +402,17 @@ void add_statistics(Statistics& into, const Statistics& from) {
 
 void add_game(Statistics& into, pgn::Key key, bool white_moves, pgn::Move move,
               const GameSummary& game) {
-  tally_of(statistics_of(into, key, white_moves).moves, move).add(game, white_moves);
+  KeyStatistics& k = statistics_of(into, key, white_moves);
+  tally_of(k.moves, move).add(game, white_moves);
+  if (!k.sliced) return;
+  // A cell per game, added up whenever the vector would grow: amortized, each game is sorted
+  // a few times, and the cells held stay within twice the distinct ones.
+  if (k.cells.size() == k.cells.capacity() && k.cells.size() >= 64) k.normalize();
+  Cell& c = k.cells.emplace_back();
+  c.band = std::uint8_t(rating_band(game.white_elo, game.black_elo));
+  c.year = game.year;
+  c.tally.move = move;
+  c.tally.add(game, white_moves);
 }
 
 std::optional<pgn::Move> StatisticsCollector::move_of(const pgn::Position& pos, std::uint8_t code) {

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "pgn/types.h"
@@ -48,11 +49,41 @@ struct StatisticsKey {
 bool is_statistics_key(std::string_view key);
 std::optional<StatisticsKey> parse_statistics_key(std::string_view key);
 
+// A position with at least this many games in a generation keeps its statistics by rating band
+// and year too (Cell): a tree or a count filtered by rating and date then adds slices. Below
+// it, such a lookup reads the generation's games at the position (fewer than this each). The
+// threshold bounds the cost: the corpus's 102 positions above it keep 122,000 cells.
+inline constexpr std::uint64_t cells_threshold = 3000;
+
+// The band of a game by its lower rating: 0 when a rating is missing, else 1 + the lower rating
+// in hundreds, 31 for 3000 and above. A rating floor that is a multiple of 100 up to 3000 is a
+// set of whole bands (StatisticsSlice).
+inline constexpr unsigned top_band = 31;
+unsigned rating_band(unsigned white_elo, unsigned black_elo);
+unsigned band_floor(unsigned band);  // the least lower rating of a band (0 for band 0 and 1)
+
+// The games of one move from a position in one rating band and year (0: unknown).
+struct Cell {
+  std::uint8_t band = 0;
+  std::uint16_t year = 0;
+  MoveTally tally;  // its move is the cell's
+  auto order() const { return std::tuple(tally.move.raw(), band, year); }
+  bool operator==(const Cell&) const = default;
+};
+
 // The statistics of one position (its full key), and of all the positions that share 40 bits.
 struct KeyStatistics {
   pgn::Key key = 0;
   bool white_moves = true;
   std::vector<MoveTally> moves;  // ascending by Move::raw()
+  // The same games by move, band and year (normalized: ascending by Cell::order(), each
+  // once), when `sliced`: every game of `moves` is in a cell. Counting games always slices
+  // them; statistics summed with others that were not sliced are not.
+  bool sliced = true;
+  std::vector<Cell> cells;
+  std::uint64_t games() const;
+  // Sorts the cells and adds up those of one move, band and year.
+  void normalize();
   bool operator==(const KeyStatistics&) const = default;
 };
 struct Statistics {
@@ -65,6 +96,9 @@ struct Statistics {
   std::uint64_t games() const;  // counted
   // Worth keeping: a position mostly reached past the opening codes gains nothing.
   bool worth_keeping() const { return unread.size() <= games(); }
+  // True when every position is sliced (a merge adds these slices to others' rather than
+  // counting the games again).
+  bool all_sliced() const;
 };
 
 // The value: a varint count of positions, then per position the low 24 bits of its key (3
@@ -72,10 +106,22 @@ struct Statistics {
 // move (else 0), a varint count of moves, and per move varints: Move::raw(), games, white wins,
 // draws, black wins, rated, elo sum, both rated, opponent sum, wins minus losses (zigzag), last
 // year; then a varint count of unread games and their ids as varint gaps (the first from 0).
+// Then, since schema 14, for each position in order: a varint count of cells (0: not sliced)
+// and the cells in Cell::order(): the move's index among the position's moves (varint), the
+// band (a byte), the year (varint; the gap from the cell before when it has the same move and
+// band), then varints: games, White wins, draws, Black wins, and in band 0 rated, rating sum,
+// both rated, opponents' sum, wins minus losses (zigzag); in the other bands (both rated, so
+// rated = games, both rated = the decided games and wins minus losses follow from the
+// results) the rating sum and the opponents' sum less the band's floor per game. The cells
+// are kept only for positions with cells_threshold games or more (normalized first). A value
+// of schema 13 ends after the unread games: none of its positions is sliced.
 void encode_statistics(const Statistics& statistics, std::string& out);
+// What encode_statistics keeps of `statistics` (what decoding it gives): the cells normalized,
+// and dropped (not sliced) for the positions it does not slice.
+void as_written(Statistics& statistics);
 // False when the bytes are not such a value for `key40` (truncated, left over, out of order).
 [[nodiscard]] bool decode_statistics(std::string_view bytes, std::uint64_t key40, Statistics& out);
-// Adds `from` into `into` (both sorted; the result too).
+// Adds `from` into `into` (both sorted; the result too). The sum is sliced where both are.
 void add_statistics(Statistics& into, const Statistics& from);
 // Counts a game that played `move` in the position `key`.
 void add_game(Statistics& into, pgn::Key key, bool white_moves, pgn::Move move,

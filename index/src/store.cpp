@@ -360,7 +360,7 @@ class FactsReader {
 
 // Older versions a writer upgrades in place (Store::Impl::upgrade); a reader refuses them,
 // naming the command that upgrades.
-bool is_upgradable(std::uint32_t version) { return version >= 9 && version <= 12; }
+bool is_upgradable(std::uint32_t version) { return version >= 9 && version < schema_version; }
 
 Status version_mismatch(const std::string& path, std::uint32_t found) {
   // A database of an older version is rebuilt from its sources: the pgndb that wrote it can
@@ -676,15 +676,15 @@ struct Store::Impl {
     return ingest_tables(written);
   }
 
-  // Brings a database of version 9 to 12 to this schema, in place: what each later version
-  // added (add_facts, add_name_index, add_postings). Version 9 lacks the statistics of popular
-  // positions too, which lookups do without and merges add. Killed part-way, it is done again: each
-  // step writes whole, the deletions repeat, and the version is written last. A database stopped
-  // part-way has a family its pgndb does not know already, so that pgndb can no longer open it:
-  // only this one finishes the upgrade.
-  // Writes this schema's version. Into a table file at once: every write after this one is an
-  // ingested table file, so the write-ahead log stays empty, and a reader opening the database
-  // beside an importer (which may be replaying and deleting that log) never misses anything.
+  // Brings a database of version 9 to 13 to this schema, in place: what each later version
+  // added (add_facts, add_name_index, add_postings, the statistics' slices). Version 9 lacks the
+  // statistics of popular positions too, which the merge of the slices counts. Killed part-way, it
+  // is done again: each step writes whole, the deletions repeat, and the version is written last. A
+  // database stopped part-way has a family its pgndb does not know already, so that pgndb can no
+  // longer open it: only this one finishes the upgrade. Writes this schema's version. Into a table
+  // file at once: every write after this one is an ingested table file, so the write-ahead log
+  // stays empty, and a reader opening the database beside an importer (which may be replaying and
+  // deleting that log) never misses anything.
   Status write_schema_version() {
     rocksdb::Status s = db->Put(rocksdb::WriteOptions(), families[Default], version_key,
                                 bytes::big_endian32(schema_version));
@@ -697,7 +697,16 @@ struct Store::Impl {
       if (Status s = add_facts(); !s.is_ok()) return s;
     if (version < 12)
       if (Status s = add_name_index(); !s.is_ok()) return s;
-    if (Status s = add_postings(); !s.is_ok()) return s;
+    if (version < 13)
+      if (Status s = add_postings(); !s.is_ok()) return s;
+    // Schema 14 slices the statistics of the most popular positions by rating band and year:
+    // the main line's generations are merged into one, which counts them from the summaries.
+    if (version < 14) {
+      std::vector<std::uint32_t> ids;
+      for (const positions::Generation& g : generations_of(MainLine).live) ids.push_back(g.id);
+      if (!ids.empty())
+        if (Status s = merge_generations(MainLine, ids); !s.is_ok()) return s;
+    }
     if (Status written = write_schema_version(); !written.is_ok()) return written;
     upgraded_from = version;
     version = schema_version;
@@ -1017,7 +1026,8 @@ struct Store::Impl {
       std::size_t b = a;
       while (b < suffixes.size() && suffixes[b] == suffixes[a]) ++b;
       const std::uint32_t suffix = suffixes[a];
-      const bool popular = b - a >= positions::statistics_threshold;
+      const std::size_t games_here = b - a;  // the games of the 40 bits in the new generation
+      const bool popular = games_here >= positions::statistics_threshold;
       a = b;
       if (!popular) continue;
       const std::uint64_t key40 = positions::key40(bucket, suffix);
@@ -1030,8 +1040,14 @@ struct Store::Impl {
         if (auto found = of_input.find(key40); found != of_input.end()) {
           if (!positions::decode_statistics(found->second, key40, decoded))
             return rocksdb::Status::Corruption("statistics of the position index damaged");
-          positions::add_statistics(sum, decoded);
-          continue;
+          // A position the new generation slices (by rating band and year) whose input kept
+          // no slices (fewer games there, or written by schema 13) is counted from the games:
+          // at most cells_threshold of them per input, each walked once for all its positions.
+          const bool sliced_here = games_here >= positions::cells_threshold;
+          if (!sliced_here || decoded.all_sliced()) {
+            positions::add_statistics(sum, decoded);
+            continue;
+          }
         }
         for (; first != run.end() && first->suffix == suffix; ++first)
           collector.request(first->game, key40);
@@ -1820,36 +1836,58 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_at(const pgn::Pos
 }
 
 std::expected<PositionStatistics, Status> Store::position_statistics(
-    const pgn::Position& position) const {
+    const pgn::Position& position, const StatisticsSlice& slice) const {
   const pgn::Key key = pgn::repetition_key(position);
   const std::uint64_t key40 = positions::key40_of(key);
   const std::uint32_t bucket = positions::bucket_of(key), suffix = positions::suffix_of(key);
   const Family family = position_family(bucket);
   const positions::Generations generations = impl_->generations_of(Impl::MainLine);
   PositionStatistics result;
-  positions::Statistics kept, sum;
+  std::unordered_map<std::uint16_t, MoveTally> by_move;
+  positions::Statistics kept;
   std::string value;
+  const unsigned min_band =
+      slice.min_elo ? 1 + std::min(slice.min_elo / 100, positions::top_band - 1) : 0;
   for (const positions::Generation& g : generations.live) {
     rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[family],
                                        positions::statistics_key(g.id, key40), &value);
-    if (s.ok()) {
-      if (!positions::decode_statistics(value, key40, kept))
-        return std::unexpected(
-            Status::error(Status::Code::Corruption, "statistics of the position index damaged"));
-      positions::add_statistics(sum, kept);
+    if (!s.ok() && !s.IsNotFound())
+      return std::unexpected(from_rocksdb(s, "reading the position index's statistics"));
+    if (s.ok() && !positions::decode_statistics(value, key40, kept))
+      return std::unexpected(
+          Status::error(Status::Code::Corruption, "statistics of the position index damaged"));
+    // Other positions may share the 40 bits: only this one's count.
+    const positions::KeyStatistics* of_key = nullptr;
+    if (s.ok())
+      for (const positions::KeyStatistics& k : kept.keys)
+        if (k.key == key) of_key = &k;
+    // Without statistics, or a slice of a position the generation does not slice: its games.
+    if (!s.ok() || (!slice.everything() && of_key && !of_key->sliced)) {
+      if (Status read = impl_->add_games_at(family, g.id, bucket, suffix, result.other_games);
+          !read.is_ok())
+        return std::unexpected(read);
       continue;
     }
-    if (!s.IsNotFound())
-      return std::unexpected(from_rocksdb(s, "reading the position index's statistics"));
-    if (Status read = impl_->add_games_at(family, g.id, bucket, suffix, result.other_games);
-        !read.is_ok())
-      return std::unexpected(read);
+    // The games past their opening codes are read by the caller, with the other generations'.
+    result.other_games.insert(result.other_games.end(), kept.unread.begin(), kept.unread.end());
+    if (!of_key) continue;
+    auto add = [&](const MoveTally& t) {
+      MoveTally& m = by_move[t.move.raw()];
+      m.move = t.move;
+      m.add(t);
+    };
+    if (slice.everything()) {
+      for (const MoveTally& t : of_key->moves) add(t);
+      continue;
+    }
+    for (const positions::Cell& c : of_key->cells)
+      if (c.band >= min_band && (!slice.years || (c.year && c.year >= slice.years->first &&
+                                                  c.year <= slice.years->second)))
+        add(c.tally);
   }
-  // Other positions may share the 40 bits: only this one's count. The games past their opening
-  // codes are read by the caller, with the other generations' games.
-  for (const positions::KeyStatistics& k : sum.keys)
-    if (k.key == key) result.moves = k.moves;
-  result.other_games.insert(result.other_games.end(), sum.unread.begin(), sum.unread.end());
+  for (const auto& [raw, t] : by_move) result.moves.push_back(t);
+  std::sort(result.moves.begin(), result.moves.end(),
+            [](const MoveTally& a, const MoveTally& b) { return a.move.raw() < b.move.raw(); });
   std::sort(result.other_games.begin(), result.other_games.end());
   return result;
 }

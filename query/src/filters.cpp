@@ -74,14 +74,29 @@ std::expected<pgn::Position, std::string> after_moves(std::string_view moves) {
 
 }  // namespace
 
-// A tripwire: a field added to Filters changes its size, and must be named below (otherwise a
-// tree or a count would answer from the position statistics without it). Update the size then.
+// A tripwire: a field added to Filters changes its size, and must be named below and in
+// statistics_slice (otherwise a tree or a count would answer from the position statistics
+// without it). Update the size then.
 static_assert(sizeof(Filters) == 576, "a field of Filters: name it in narrows_beyond_position");
 
 bool Filters::narrows_beyond_position() const {
   return in_variations || !player.empty() || !white.empty() || !black.empty() || !event.empty() ||
          !site.empty() || !winner.empty() || !loser.empty() || player_re || white_re || black_re ||
          result || eco || date || plies || min_elo || max_elo || annotated;
+}
+
+std::optional<index::StatisticsSlice> Filters::statistics_slice() const {
+  if (!narrows_beyond_position()) return index::StatisticsSlice{};
+  const bool only_ratings_and_dates = !in_variations && player.empty() && white.empty() &&
+                                      black.empty() && event.empty() && site.empty() &&
+                                      winner.empty() && loser.empty() && !player_re && !white_re &&
+                                      !black_re && !result && !eco && !plies && !annotated;
+  if (!only_ratings_and_dates) return std::nullopt;
+  index::FactsFilter facts;
+  if (date) facts.date = index::FactsFilter::Range{date->low, date->high};
+  facts.min_elo = min_elo;
+  facts.max_elo = max_elo;
+  return index::StatisticsSlice::of(facts);
 }
 
 std::string search_key(std::string_view name) {

@@ -405,25 +405,37 @@ std::expected<std::uint64_t, Status> Search::count() {
 
 std::expected<std::uint64_t, Status> count_games(const index::Store& store, const Filters& filters,
                                                  Plan& plan) {
-  if (!filters.position || filters.narrows_beyond_position()) {
+  const auto slice = filters.position ? filters.statistics_slice() : std::nullopt;
+  if (!slice) {
     auto search = Search::start(store, filters);
     if (!search) return std::unexpected(search.error());
     auto n = search->count();
     plan = search->plan();
     return n;
   }
-  auto statistics = store.position_statistics(*filters.position);
+  auto statistics = store.position_statistics(*filters.position, *slice);
   if (!statistics) return std::unexpected(statistics.error());
   std::uint64_t kept = 0;
   for (const index::MoveTally& t : statistics->moves) kept += t.games;
   const std::uint64_t others = statistics->other_games.size();
+  std::uint64_t passing = others;
   plan = Plan{};
+  if (!slice->everything()) {
+    // The other generations' games checked on their facts, as a search checks them.
+    std::vector<std::uint32_t> passed;
+    if (index::Status s = store.select_facts(statistics->other_games, slice->filter(), passed);
+        !s.is_ok())
+      return std::unexpected(s);
+    passing = passed.size();
+    plan.checked = {"ratings and dates of the other generations' games"};
+  }
   // One step: the two parts are added, not intersected.
-  plan.steps = {{pgn::cat("position statistics (", kept,
+  plan.steps = {{pgn::cat("position statistics", slice->everything() ? "" : ", sliced", " (", kept,
                           " games) and the other generations' runs (", others, " games)"),
                  kept + others}};
-  plan.candidates = plan.examined = plan.passed = kept + others;
-  return kept + others;
+  plan.candidates = plan.examined = kept + others;
+  plan.passed = kept + passing;
+  return kept + passing;
 }
 
 }  // namespace pgndb::query

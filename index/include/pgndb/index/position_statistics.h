@@ -6,10 +6,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "pgn/types.h"
 #include "pgndb/index/game_summary.h"
+#include "pgndb/index/search_facts.h"
 
 namespace pgndb::index {
 
@@ -33,13 +36,39 @@ struct MoveTally {
   bool operator==(const MoveTally&) const = default;
 };
 
+// The part of a position's games a tree or a count takes from the statistics when it filters by
+// rating and date: the statistics of the most popular positions are kept by rating band (of the
+// lower of the two ratings, in hundreds) and year as well (docs/storage.md, "Position
+// statistics"), so such a filter adds their slices instead of reading the games.
+struct StatisticsSlice {
+  // Both players rated at least this (a multiple of 100, at most 3000); 0: any game, rated or not.
+  unsigned min_elo = 0;
+  // The years [first, last] (a game of unknown year out); none: every game.
+  std::optional<std::pair<unsigned, unsigned>> years;
+
+  // The slice `filter` selects, or nothing when it checks more than a rating floor that is a
+  // multiple of 100 and whole years (a tree or a count then reads the games).
+  static std::optional<StatisticsSlice> of(const FactsFilter& filter);
+  bool everything() const { return min_elo == 0 && !years; }
+  // The filter that selects the slice's games: what a lookup checks on the games of the
+  // generations that do not slice the position.
+  FactsFilter filter() const {
+    FactsFilter f;
+    f.min_elo = min_elo;
+    if (years) f.date = FactsFilter::Range{years->first << 16, years->second << 16 | 0xFFFF};
+    return f;
+  }
+};
+
 // What the store knows of a position's games (Store::position_statistics): the tallies kept
 // for it, and the games it must read itself.
 struct PositionStatistics {
-  // Per move (any order), summed over the generations that keep statistics of the position.
+  // Per move (any order), summed over the generations that keep statistics of the position
+  // (with a slice, over those that keep its slices, and only the slice's games).
   std::vector<MoveTally> moves;
   // Ascending: the games of the other generations whose positions share the index's 40 bits
-  // with this one (as Store::games_at gives them); each must be read to find its move.
+  // with this one (as Store::games_at gives them); each must be read to find its move (and,
+  // with a slice, checked against it).
   std::vector<std::uint32_t> other_games;
 };
 

@@ -25,8 +25,11 @@ namespace pgndb::index {
 // hold (docs/storage.md). 9: position runs are bit-packed in 2^18 buckets (8: byte-aligned in
 // 2^16) and compacted by tiers. 10: generations may keep statistics of popular positions (a
 // database of version 9 is upgraded in place by the first writer: it only lacks them). 11:
-// facts. 12: the name index. 13: dates and ECO codes as lists of ids (value_postings.h).
-inline constexpr std::uint32_t schema_version = 13;
+// facts. 12: the name index. 13: dates and ECO codes as lists of ids (value_postings.h). 14:
+// the statistics of the most popular positions sliced by rating band and year (a database of
+// version 13 is upgraded by writing the version: its generations keep no slices, which lookups
+// do without and merges add).
+inline constexpr std::uint32_t schema_version = 14;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path
@@ -200,9 +203,11 @@ class Store {
       const pgn::Position& position, bool in_variations = false) const;
   // What the main line's position index keeps of the games that reach `position`: the move
   // statistics of the generations where it is popular, and the candidate games (as games_at
-  // gives them) of the others. An opening tree adds the former and reads the latter.
+  // gives them) of the others. An opening tree adds the former and reads the latter. With a
+  // slice, the statistics are the slice's games of the generations that slice the position,
+  // and the candidates those of the others, which the caller checks against the slice.
   [[nodiscard]] std::expected<PositionStatistics, Status> position_statistics(
-      const pgn::Position& position) const;
+      const pgn::Position& position, const StatisticsSlice& slice = {}) const;
   // The metadata index (docs/storage.md, "Metadata") asked in typed values; each is one range
   // scan, and the ids come ascending.
   // The games whose date, as SearchFacts::date_number() (year << 16 | month << 8 | day, 0 for

@@ -12,6 +12,7 @@
 
 #include "pgn/game_result.h"
 #include "pgn/position.h"
+#include "pgndb/index/position_statistics.h"
 
 namespace re2 {
 class RE2;
@@ -64,6 +65,10 @@ struct Filters {
   // statistics of a position count all its games, so only a tree without one can use them.
   // Every field above but `position` must be named here.
   [[nodiscard]] bool narrows_beyond_position() const;
+  // The slice of a position's statistics these filters select (index::StatisticsSlice): every
+  // game when nothing narrows beyond the position, the rating floor and years when only ratings
+  // and dates do and the statistics' slices hold them; nothing otherwise (the games are read).
+  [[nodiscard]] std::optional<index::StatisticsSlice> statistics_slice() const;
 };
 
 // Checks and converts; a message naming the option and what is wrong otherwise (a malformed FEN,

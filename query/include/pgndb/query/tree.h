@@ -27,8 +27,9 @@ struct TreeRow {
 
 struct TreeOptions {
   // Add the statistics the index keeps of popular positions, when no filter beside the position
-  // narrows the games (Filters::narrows_beyond_position). Off, every game at the position is
-  // read: the same rows, slower (tests compare the two).
+  // narrows the games, or only a rating floor and years their slices hold
+  // (Filters::statistics_slice). Off, every game at the position is read: the same rows, slower
+  // (tests compare the two).
   bool use_statistics = true;
 };
 
