@@ -250,7 +250,7 @@ int main(int argc, char** argv) {
   // In-process: every query twice, timed the second time (the first warms the caches).
   std::map<std::string, std::vector<double>> count_ms, first20_ms, command_count_ms,
       command_first20_ms;
-  std::vector<double> tree_ms, start_tree_ms;
+  std::vector<double> tree_ms, start_tree_ms, filtered_tree_ms;
   auto count = [&](const Query& q) {
     auto filters = pgndb::query::parse_filters(q.filters);
     if (!filters) die(filters.error());
@@ -315,6 +315,26 @@ int main(int argc, char** argv) {
       const double ms = ms_since(start);
       if (pass == 1) (i == 0 ? start_tree_ms : tree_ms).push_back(ms);
     }
+  // The same roots with rating and date filters, as an explorer's users set them (strong
+  // players, a period, both).
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::size_t i = 0; i < tree_roots.size(); ++i) {
+      FilterText text = tree_roots[i];
+      switch (i % 3) {
+        case 0: text.min_elo = 2500; break;
+        case 1: text.date = "2000..2010"; break;
+        case 2:
+          text.min_elo = 2200;
+          text.date = "1990..2005";
+          break;
+      }
+      auto filters = pgndb::query::parse_filters(text);
+      if (!filters) die(filters.error());
+      const auto start = Clock::now();
+      auto rows = pgndb::query::opening_tree(*store, *filters);
+      if (!rows) die(rows.error().message());
+      if (pass == 1) filtered_tree_ms.push_back(ms_since(start));
+    }
 
   // The whole command, process start included.
   for (const Query& q : queries) {
@@ -355,6 +375,7 @@ int main(int argc, char** argv) {
   print_slowest("first 20 games", &Timed::first20_ms);
   print_row("tree of the start position", stats_of(start_tree_ms), 100, 0);
   print_row("tree of early positions (ply 1-8)", stats_of(tree_ms), 0, 0);
+  print_row("trees with rating, date filters", stats_of(filtered_tree_ms), 0, 50);
   std::printf("\n%-34s %5s %9s %9s %9s  (ms)\n", "whole command (pgndb find)", "n", "p50", "p99",
               "worst");
   std::vector<double> every_command;
