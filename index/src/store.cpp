@@ -222,18 +222,24 @@ void request_popular(std::uint32_t bucket, std::span<const positions::Entry> run
   }
 }
 
-// Writes the statistics of generation `generation` worth keeping, in key order (after its runs).
-rocksdb::Status put_statistics(rocksdb::SstFileWriter& writer, std::uint32_t generation,
-                               std::map<std::uint64_t, positions::Statistics>& statistics) {
-  std::string value;
+// Moves the complete statistics worth keeping into `sealed`, in their stored form (a tenth of
+// the memory of their slices as counted), and forgets `statistics`.
+void seal_statistics(std::map<std::uint64_t, positions::Statistics>& statistics,
+                     std::map<std::uint64_t, std::string>& sealed) {
   for (auto& [key40, of_key] : statistics) {
     // Summed from inputs and counted from games: the unread ids of both, interleaved.
     std::sort(of_key.unread.begin(), of_key.unread.end());
     if (!of_key.worth_keeping()) continue;
-    value.clear();
-    positions::encode_statistics(of_key, value);
-    if (auto s = writer.Put(positions::statistics_key(generation, key40), value); !s.ok()) return s;
+    positions::encode_statistics(of_key, sealed[key40]);
   }
+  statistics.clear();
+}
+
+// Writes the sealed statistics of generation `generation`, in key order (after its runs).
+rocksdb::Status put_statistics(rocksdb::SstFileWriter& writer, std::uint32_t generation,
+                               const std::map<std::uint64_t, std::string>& sealed) {
+  for (const auto& [key40, value] : sealed)
+    if (auto s = writer.Put(positions::statistics_key(generation, key40), value); !s.ok()) return s;
   return rocksdb::Status::OK();
 }
 
@@ -944,7 +950,8 @@ struct Store::Impl {
     };
     positions::RunFolder folder;
     positions::StatisticsCollector collector;
-    std::map<std::uint64_t, positions::Statistics> statistics;
+    std::map<std::uint64_t, positions::Statistics> statistics;  // of the buckets not sealed yet
+    std::map<std::uint64_t, std::string> sealed;
     std::vector<std::size_t> inputs;  // the input of each run added to the folder
     std::string folded;
     rocksdb::Status s;
@@ -971,15 +978,19 @@ struct Store::Impl {
       bytes::Reader(folded).varint(count);
       entries += count;
       if (s = writer.Put(positions::generation_key(id, bucket), folded); !s.ok()) return s;
-      // Bounded memory: the requests are resolved every few million.
-      if (collector.requests() >= (std::size_t(1) << 22))
+      // Bounded memory: the requests are resolved every million, and the statistics of the
+      // buckets folded so far (complete then) kept in their stored form.
+      if (collector.requests() >= (std::size_t(1) << 20)) {
         if (s = resolve_statistics(collector, statistics); !s.ok()) return s;
+        seal_statistics(statistics, sealed);
+      }
     }
     for (const auto& it : runs)
       if (!it->status().ok()) return it->status();
     if (!with_statistics) return s;
     if (s = resolve_statistics(collector, statistics); !s.ok()) return s;
-    return put_statistics(writer, id, statistics);
+    seal_statistics(statistics, sealed);
+    return put_statistics(writer, id, sealed);
   }
 
   // Reads the statistics generations `ids` keep for the buckets of `part` into `kept` (by
@@ -1444,7 +1455,9 @@ Status WriteBatch::commit() {
           [&](std::uint32_t id) { return decode_summary(impl_->summaries[id - first]); },
           statistics);
       if (!resolved.is_ok()) return to_rocksdb(resolved);
-      return put_statistics(writer, generation, statistics);
+      std::map<std::uint64_t, std::string> sealed;
+      seal_statistics(statistics, sealed);
+      return put_statistics(writer, generation, sealed);
     };
   };
   auto& in_variations = impl_->variation_positions;
