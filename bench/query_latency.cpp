@@ -251,6 +251,7 @@ int main(int argc, char** argv) {
   std::map<std::string, std::vector<double>> count_ms, first20_ms, command_count_ms,
       command_first20_ms;
   std::vector<double> tree_ms, start_tree_ms, filtered_tree_ms;
+  std::vector<std::pair<double, std::string>> slow_trees;  // filtered trees: ms, options
   auto count = [&](const Query& q) {
     auto filters = pgndb::query::parse_filters(q.filters);
     if (!filters) die(filters.error());
@@ -333,7 +334,14 @@ int main(int argc, char** argv) {
       const auto start = Clock::now();
       auto rows = pgndb::query::opening_tree(*store, *filters);
       if (!rows) die(rows.error().message());
-      if (pass == 1) filtered_tree_ms.push_back(ms_since(start));
+      if (pass == 1) {
+        filtered_tree_ms.push_back(ms_since(start));
+        std::string args;
+        for (const std::string& a : find_arguments(text))
+          args +=
+              (args.empty() ? "" : " ") + (a.find(' ') == std::string::npos ? a : "'" + a + "'");
+        slow_trees.emplace_back(filtered_tree_ms.back(), args);
+      }
     }
 
   // The whole command, process start included.
@@ -376,6 +384,10 @@ int main(int argc, char** argv) {
   print_row("tree of the start position", stats_of(start_tree_ms), 100, 0);
   print_row("tree of early positions (ply 1-8)", stats_of(tree_ms), 0, 0);
   print_row("trees with rating, date filters", stats_of(filtered_tree_ms), 0, 50);
+  std::sort(slow_trees.begin(), slow_trees.end(), std::greater<>());
+  std::printf("  slowest filtered trees:\n");
+  for (std::size_t i = 0; i < std::min<std::size_t>(3, slow_trees.size()); ++i)
+    std::printf("    %8.2f ms  %s\n", slow_trees[i].first, slow_trees[i].second.c_str());
   std::printf("\n%-34s %5s %9s %9s %9s  (ms)\n", "whole command (pgndb find)", "n", "p50", "p99",
               "worst");
   std::vector<double> every_command;

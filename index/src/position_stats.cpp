@@ -401,9 +401,13 @@ void add_statistics(Statistics& into, const Statistics& from) {
 }
 
 void add_game(Statistics& into, pgn::Key key, bool white_moves, pgn::Move move,
-              const GameSummary& game) {
+              const GameSummary& game, bool slice) {
   KeyStatistics& k = statistics_of(into, key, white_moves);
   tally_of(k.moves, move).add(game, white_moves);
+  if (!slice) {
+    k.sliced = false;
+    k.cells.clear();
+  }
   if (!k.sliced) return;
   // A cell per game, added up whenever the vector would grow: amortized, each game is sorted
   // a few times, and the cells held stay within twice the distinct ones.
@@ -433,6 +437,7 @@ Status StatisticsCollector::resolve(const SummaryOf& summary_of,
   requests_.erase(std::unique(requests_.begin(), requests_.end()), requests_.end());
   struct Wanted {
     std::uint64_t key40;
+    bool slice;
     bool done = false;
   };
   std::vector<Wanted> wanted;
@@ -440,7 +445,7 @@ Status StatisticsCollector::resolve(const SummaryOf& summary_of,
     const std::uint32_t id = requests_[at].game;
     wanted.clear();
     for (; at < requests_.size() && requests_[at].game == id; ++at)
-      wanted.push_back({requests_[at].key40});
+      wanted.push_back({requests_[at].key40, requests_[at].slice});
     auto summary = summary_of(id);
     if (!summary) return summary.error();
     const GameSummary& s = *summary;
@@ -462,7 +467,7 @@ Status StatisticsCollector::resolve(const SummaryOf& summary_of,
           else if (ply == s.plies)
             move = pgn::Move::none();
           if (!move) continue;  // past the codes: unread
-          add_game(into[k40], key, pos.side_to_move() == pgn::White, *move, s);
+          add_game(into[k40], key, pos.side_to_move() == pgn::White, *move, s, w.slice);
           w.done = true;
           --left;
         }

@@ -123,9 +123,10 @@ void as_written(Statistics& statistics);
 [[nodiscard]] bool decode_statistics(std::string_view bytes, std::uint64_t key40, Statistics& out);
 // Adds `from` into `into` (both sorted; the result too). The sum is sliced where both are.
 void add_statistics(Statistics& into, const Statistics& from);
-// Counts a game that played `move` in the position `key`.
+// Counts a game that played `move` in the position `key`; without `slice`, the position is not
+// sliced (it has too few games for its slices to be kept: counting them would only cost memory).
 void add_game(Statistics& into, pgn::Key key, bool white_moves, pgn::Move move,
-              const GameSummary& game);
+              const GameSummary& game, bool slice = true);
 
 // Computes statistics from games' summaries: requests name a game and a position (40 bits) it
 // stands in; resolve() finds where each game first stands in it and the move it played there,
@@ -135,7 +136,11 @@ class StatisticsCollector {
  public:
   using SummaryOf = std::function<std::expected<GameSummary, Status>(std::uint32_t)>;
 
-  void request(std::uint32_t game, std::uint64_t key40) { requests_.push_back({game, key40}); }
+  // `slice`: the position may keep slices (it has cells_threshold games or more where it is
+  // counted); otherwise add_game is told not to slice it.
+  void request(std::uint32_t game, std::uint64_t key40, bool slice = true) {
+    requests_.push_back({game, slice, key40});
+  }
   std::size_t requests() const { return requests_.size(); }
   // Resolves every request and forgets them; `summary_of` is called in ascending game order. A
   // game whose codes cover it whole and never stand in its position (another shares the 40
@@ -146,6 +151,7 @@ class StatisticsCollector {
  private:
   struct Request {
     std::uint32_t game;
+    bool slice;
     std::uint64_t key40;
     auto operator<=>(const Request&) const = default;
   };

@@ -27,6 +27,7 @@
 
 #include "ascending_merge.h"
 #include "bytes.h"
+#include "column_families.h"
 #include "fact_group.h"
 #include "game_facts.h"
 #include "log_file.h"
@@ -62,62 +63,8 @@ constexpr std::string_view duplicate_count_key = "meta:duplicate_count";
 constexpr std::string_view generations_key = "meta:position_generations";
 constexpr std::string_view variation_generations_key = "meta:variation_generations";
 
-// Column families, in the order the handles are kept.
-enum Family {
-  Default,
-  Games,
-  Rejects,
-  Positions,
-  Sources,
-  Metadata,
-  Fingerprints,
-  Duplicates,
-  PositionsUpper,
-  Summaries,
-  Names,
-  VariationPositions,
-  Facts,
-  NameIndex,
-  Postings,
-  FamilyCount
-};
-constexpr std::string_view family_names[FamilyCount] = {
-    "default",      "games",      "rejects",         "positions", "sources", "metadata",
-    "fingerprints", "duplicates", "positions_upper", "summaries", "names",   "variation_positions",
-    "facts",        "name_index", "postings"};
-
-// The families older schemas lack, which an upgrade adds: the facts (schema 11), the name
-// fragments (schema 12) and the postings of dates and ECO codes (schema 13).
-bool is_added_by_upgrade(std::string_view name) {
-  return name == family_names[Facts] || name == family_names[NameIndex] ||
-         name == family_names[Postings];
-}
-
-// The main line's position index is two families, the lower and the upper half of the buckets,
-// so that a batch's runs, and a merge of generations, are written by two threads (one table file
-// per family and thread).
-Family position_family(std::uint32_t bucket) {
-  return bucket < positions::bucket_count / 2 ? Positions : PositionsUpper;
-}
-bool is_position_family(int f) {
-  return f == Positions || f == PositionsUpper || f == VariationPositions;
-}
-// Summaries are stored in groups of up to this many consecutive games (docs/storage.md,
-// "Summaries"): reading a hundred thousand of them is then a few thousand values, not a
-// hundred thousand keys.
-constexpr std::uint32_t summary_group = 64;
-
 // The block cache every family shares (data blocks, and the table files' indexes and filters).
 constexpr std::size_t block_cache_bytes = 64 << 20;
-
-// Keyed by game id: a batch's table file overlaps no other's (Store::settle merges them).
-bool is_keyed_by_game(int f) {
-  return f == Games || f == Summaries || f == Duplicates || f == Facts;
-}
-// Families keyed by the first id of a group of games, which may be below an import's first id.
-std::uint32_t group_size_of(int f) {
-  return f == Summaries ? summary_group : f == Facts ? facts::group_size : 1;
-}
 
 std::string hash_key(std::uint64_t hash) {
   return bytes::big_endian32(std::uint32_t(hash >> 32)) + bytes::big_endian32(std::uint32_t(hash));
@@ -217,7 +164,8 @@ void request_popular(std::uint32_t bucket, std::span<const positions::Entry> run
     while (b < run.size() && run[b].suffix == run[a].suffix) ++b;
     if (b - a >= positions::statistics_threshold)
       for (std::size_t i = a; i < b; ++i)
-        collector.request(run[i].game, positions::key40(bucket, run[a].suffix));
+        collector.request(run[i].game, positions::key40(bucket, run[a].suffix),
+                          b - a >= positions::cells_threshold);
     a = b;
   }
 }
@@ -443,9 +391,9 @@ Status check_path(const std::string& path, const rocksdb::DBOptions& db_options,
   std::vector<std::string> existing;
   if (!rocksdb::DB::ListColumnFamilies(db_options, path, &existing).ok()) return Status::ok();
   bool lacks_added = false;
-  for (std::string_view name : family_names)
-    if (std::find(existing.begin(), existing.end(), name) == existing.end()) {
-      if (!is_added_by_upgrade(name)) return other_schema(db_options, path);
+  for (const FamilyTraits& family : family_table)
+    if (std::find(existing.begin(), existing.end(), family.name) == existing.end()) {
+      if (!family.since_schema) return other_schema(db_options, path);
       lacks_added = true;
     }
   // Older versions lack families the writer adds (Store::Impl::upgrade).
@@ -628,7 +576,7 @@ struct Store::Impl {
 
   // Where a batch's table file for family `f` is written before it is ingested.
   std::string ingest_path(int f) const {
-    return pgn::cat(path, "/ingest-", family_names[f], ".sst");
+    return pgn::cat(path, "/ingest-", family_name(f), ".sst");
   }
 
   // Writes a table file of family `f`.
@@ -978,9 +926,9 @@ struct Store::Impl {
       bytes::Reader(folded).varint(count);
       entries += count;
       if (s = writer.Put(positions::generation_key(id, bucket), folded); !s.ok()) return s;
-      // Bounded memory: the requests are resolved every million, and the statistics of the
-      // buckets folded so far (complete then) kept in their stored form.
-      if (collector.requests() >= (std::size_t(1) << 20)) {
+      // Bounded memory: the requests are resolved every quarter of a million, and the
+      // statistics of the buckets folded so far (complete then) kept in their stored form.
+      if (collector.requests() >= (std::size_t(1) << 18)) {
         if (s = resolve_statistics(collector, statistics); !s.ok()) return s;
         seal_statistics(statistics, sealed);
       }
@@ -1061,7 +1009,7 @@ struct Store::Impl {
           }
         }
         for (; first != run.end() && first->suffix == suffix; ++first)
-          collector.request(first->game, key40);
+          collector.request(first->game, key40, games_here >= positions::cells_threshold);
       }
     }
     return rocksdb::Status::OK();
@@ -1193,14 +1141,14 @@ struct Store::Impl {
         rocksdb::CompactRangeOptions options;
         options.exclusive_manual_compaction = false;
         if (rocksdb::Status s = db->CompactRange(options, families[f], nullptr, nullptr); !s.ok())
-          return from_rocksdb(s, pgn::cat("merging the ", family_names[f], " files"));
+          return from_rocksdb(s, pgn::cat("merging the ", family_name(f), " files"));
         continue;
       }
       if (own.size() < 2) continue;
       rocksdb::Status s = db->CompactFiles(rocksdb::CompactionOptions(), families[f], own, 0);
       // A file RocksDB's own merge took meanwhile is its to merge: that is no failure.
       if (!s.ok() && (s.IsIOError() || s.IsCorruption()))
-        return from_rocksdb(s, pgn::cat("merging the ", family_names[f], " files"));
+        return from_rocksdb(s, pgn::cat("merging the ", family_name(f), " files"));
     }
     return Status::ok();
   }
@@ -1615,7 +1563,7 @@ std::expected<StoreStats, Status> Store::stats() const {
   for (int f = 0; f < FamilyCount; ++f) {
     std::uint64_t bytes = 0;
     impl_->db->GetIntProperty(impl_->families[f], "rocksdb.total-sst-files-size", &bytes);
-    stats.bytes_by_part.emplace_back(std::string(family_names[f]), bytes);
+    stats.bytes_by_part.emplace_back(std::string(family_name(f)), bytes);
   }
   auto count = [&](Family family, auto&& each) -> Status {
     std::unique_ptr<rocksdb::Iterator> it(
@@ -2204,21 +2152,20 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
       rocksdb::NewLRUCache(block_cache_bytes, /*num_shard_bits=*/0);
   for (int f = 0; f < FamilyCount; ++f) {
     rocksdb::ColumnFamilyOptions family_options;
-    family_options.compression = rocksdb::kZSTD;
+    family_options.compression =
+        family_table[f].compressed ? rocksdb::kZSTD : rocksdb::kNoCompression;
     // Data goes to the last level as soon as it is compacted, not down level after level: a
     // compaction after an import rewrites the data once, not once per level.
     family_options.level_compaction_dynamic_level_bytes = true;
     // Position runs are bit-packed hashes: compressing them costs time and saves nothing.
     // Fingerprints are hashes too, but their keys' shared prefixes and block headers leave ZSTD
-    // a tenth (corpus: 4.9 -> 4.4 MB).
-    if (is_position_family(f)) family_options.compression = rocksdb::kNoCompression;
-    // The facts are bit-packed already (fact_group.h), and read in bulk by searches that check
-    // a million candidates: decompressing the summaries for that was two thirds of a search.
-    if (f == Facts) family_options.compression = rocksdb::kNoCompression;
-    // Each batch adds its new names' numbers to a fragment's list as a merge operand.
-    if (f == NameIndex) family_options.merge_operator = name_index::posting_merge_operator();
-    // And its games to a date's or an ECO code's list (value_postings.h).
-    if (f == Postings) family_options.merge_operator = name_index::posting_merge_operator();
+    // a tenth (corpus: 4.9 -> 4.4 MB). The facts are bit-packed already (fact_group.h), and
+    // read in bulk by searches that check a million candidates: decompressing the summaries for
+    // that was two thirds of a search.
+    // Each batch adds its new names' numbers to a fragment's list as a merge operand, and its
+    // games to a date's or an ECO code's list (value_postings.h).
+    if (family_table[f].merges_lists)
+      family_options.merge_operator = name_index::posting_merge_operator();
     // The position families are never compacted by RocksDB: each generation is a key range of
     // its own, ingested into the last level and dropped whole when merged (position_generations.h),
     // so there is nothing for RocksDB to merge. Folding every run into one after each import, as
@@ -2265,7 +2212,7 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
       table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
     }
     family_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
-    descriptors.emplace_back(std::string(family_names[f]), family_options);
+    descriptors.emplace_back(std::string(family_name(f)), family_options);
   }
 
   if (Status checked = check_path(path, db_options, options.read_only); !checked.is_ok())
@@ -2285,8 +2232,8 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     std::vector<std::string> existing;
     if (!rocksdb::DB::ListColumnFamilies(db_options, path, &existing).ok())
       return std::unexpected(Status::error(Status::Code::NotFound, "no database at " + path));
-    for (std::string_view name : family_names)
-      if (std::find(existing.begin(), existing.end(), name) == existing.end())
+    for (const FamilyTraits& family : family_table)
+      if (std::find(existing.begin(), existing.end(), family.name) == existing.end())
         return std::unexpected(other_schema(db_options, path));
     // An importer may delete table files (after a compaction) between our reading the list of
     // files and opening them: read the list again, after a pause that grows.
@@ -2377,11 +2324,9 @@ rocksdb::DB& StoreAccess::db(const Store& store) { return *store.impl_->db; }
 
 rocksdb::ColumnFamilyHandle* StoreAccess::family(const Store& store, std::string_view name) {
   for (int f = 0; f < FamilyCount; ++f)
-    if (family_names[f] == name) return store.impl_->families[std::size_t(f)];
+    if (family_name(f) == name) return store.impl_->families[std::size_t(f)];
   return nullptr;
 }
-
-std::uint32_t StoreAccess::summary_group() { return index::summary_group; }
 
 positions::Generations StoreAccess::generations(const Store& store, bool in_variations) {
   return store.impl_->generations_of(in_variations ? Store::Impl::InVariations

@@ -18,8 +18,6 @@ struct StoreAccess {
   // The handle of the column family named `name` (docs/storage.md); nullptr when no family has
   // that name.
   static rocksdb::ColumnFamilyHandle* family(const Store& store, std::string_view name);
-  // Summaries are grouped by this many consecutive games (docs/storage.md, "Summaries").
-  static std::uint32_t summary_group();
   // The live generations of the position index (of the variations' with `in_variations`).
   static positions::Generations generations(const Store& store, bool in_variations);
 };

@@ -45,6 +45,7 @@
 #include <unordered_map>
 
 #include "bytes.h"
+#include "column_families.h"
 #include "entry_digest.h"
 #include "fact_group.h"
 #include "game_facts.h"
@@ -64,8 +65,9 @@ namespace {
 
 // The families compared through digests.
 enum Digested { PositionEntries, VariationEntries, MetadataEntries, FingerprintEntries, Kinds };
-constexpr std::string_view kind_family[Kinds] = {"positions", "variation_positions", "metadata",
-                                                 "fingerprints"};
+constexpr std::string_view kind_family[Kinds] = {family_name(Positions),
+                                                 family_name(VariationPositions),
+                                                 family_name(Metadata), family_name(Fingerprints)};
 // The second pass lists the entries of at most this many differing groups per family.
 constexpr std::size_t max_detailed_groups = 1024;
 constexpr std::size_t games_per_chunk = 2048;
@@ -249,7 +251,7 @@ class Verifier {
     for (const Status& s : {replayed, scanned})
       if (!s.is_ok()) return std::unexpected(s);
     if (report_.duplicates != duplicate_count_)
-      report("default",
+      report(family_name(Default),
              pgn::cat("meta:duplicate_count is ", duplicate_count_,
                       ", but the duplicates family marks ", report_.duplicates, " games"));
     if (Status s = check_statistics(); !s.is_ok()) return std::unexpected(s);
@@ -296,7 +298,7 @@ class Verifier {
 
  private:
   void report(std::string_view family, std::string text) {
-    if (family == "summaries") summaries_sound_ = false;
+    if (family == family_name(Summaries)) summaries_sound_ = false;
     if (quiet_) return;
     std::lock_guard lock(report_mutex_);  // the games pass and the families' scan both report
     if (report_.listed.size() < options_.keep)
@@ -328,13 +330,13 @@ class Verifier {
   // --- Small families ---
 
   Status check_default() {
-    auto it = iterator("default");
+    auto it = iterator(family_name(Default));
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       const std::string_view key = it->key().ToStringView();
       if (key == "meta:schema_version" || key == "meta:game_count" || key == "meta:reject_count" ||
           key == "meta:player_count" || key == "meta:name_count" || key == "meta:duplicate_count") {
         if (it->value().size() != 4)
-          report("default", pgn::cat(key, ": ", it->value().size(), " bytes, not 4"));
+          report(family_name(Default), pgn::cat(key, ": ", it->value().size(), " bytes, not 4"));
         else if (key == "meta:player_count")
           player_count_ = bytes::read_big_endian32(it->value().ToStringView());
         else if (key == "meta:name_count")
@@ -344,7 +346,7 @@ class Verifier {
       } else if (key == "meta:position_generations" || key == "meta:variation_generations") {
         // Decoded when the store was opened (a damaged list makes the database unreadable).
       } else {
-        report("default", pgn::cat("unknown key ", quoted(key)));
+        report(family_name(Default), pgn::cat("unknown key ", quoted(key)));
       }
     }
     return it->status().ok() ? Status::ok() : read_error(it->status(), "the counters");
@@ -364,13 +366,13 @@ class Verifier {
     // Calls `each` with the entries the names family says there should be.
     std::uint64_t player_names = 0;
     auto rebuild = [&](bool first, auto&& each) -> Status {
-      auto names = iterator("names");
+      auto names = iterator(family_name(Names));
       for (names->SeekToFirst(); names->Valid(); names->Next()) {
         const std::string_view name = names->key().ToStringView();
         const std::string_view value = names->value().ToStringView();
         if (value.size() != 4) {
           if (first)
-            report("names",
+            report(family_name(Names),
                    pgn::cat(describe_name(name), ": ", value.size(), " bytes of number, not 4"));
           continue;
         }
@@ -378,18 +380,19 @@ class Verifier {
         if (first) {
           player_names += name.starts_with(char(metadata::Player));
           if (number == 0 || number > name_count_)
-            report("names", pgn::cat(describe_name(name), ": number ", number,
-                                     " is not in 1..meta:name_count (", name_count_, ")"));
+            report(family_name(Names),
+                   pgn::cat(describe_name(name), ": number ", number,
+                            " is not in 1..meta:name_count (", name_count_, ")"));
         }
         each(number_entry(number, name));
         for (const std::string& key : name_index::fragment_keys(name))
           each(fragment_entry(key, number));
       }
-      return names->status().ok() ? Status::ok() : read_error(names->status(), "names");
+      return names->status().ok() ? Status::ok() : read_error(names->status(), family_name(Names));
     };
     // Calls `each` with the entries the name index holds.
     auto scan = [&](bool first, auto&& each) -> Status {
-      auto it = iterator("name_index");
+      auto it = iterator(family_name(NameIndex));
       std::vector<std::uint32_t> numbers;
       for (it->SeekToFirst(); it->Valid(); it->Next()) {
         const std::string_view key = it->key().ToStringView();
@@ -402,8 +405,9 @@ class Verifier {
         if (key.size() != 2 + name_index::fragment_length || key[0] != name_index::fragment_tag ||
             !name_index::decode_numbers(it->value().ToStringView(), numbers)) {
           if (first)
-            report("name_index", pgn::cat("key ", hex_bytes(key),
-                                          ": not a number's or a fragment's, or its list damaged"));
+            report(family_name(NameIndex),
+                   pgn::cat("key ", hex_bytes(key),
+                            ": not a number's or a fragment's, or its list damaged"));
           continue;
         }
         for (std::uint32_t number : numbers) each(fragment_entry(key, number));
@@ -415,8 +419,9 @@ class Verifier {
       return s;
     if (Status s = scan(true, [&](const std::string& e) { stored.add(e); }); !s.is_ok()) return s;
     if (player_names != player_count_)
-      report("default", pgn::cat("meta:player_count is ", player_count_,
-                                 ", but the names family holds ", player_names, " players"));
+      report(family_name(Default),
+             pgn::cat("meta:player_count is ", player_count_, ", but the names family holds ",
+                      player_names, " players"));
     const std::vector<std::uint32_t> groups = expected.differing(stored);
     if (groups.empty()) return Status::ok();
     std::vector<bool> wanted(EntryDigest::group_count, false);
@@ -432,59 +437,63 @@ class Verifier {
     if (Status s = scan(false, keep(have)); !s.is_ok()) return s;
     const auto [missing, extra] = differences(want, have);
     for (const std::string& e : missing)
-      report("name_index", describe_index_entry(e) + ": missing (the names family has the name)");
+      report(family_name(NameIndex),
+             describe_index_entry(e) + ": missing (the names family has the name)");
     for (const std::string& e : extra)
-      report("name_index", describe_index_entry(e) + ": the names family says otherwise");
+      report(family_name(NameIndex), describe_index_entry(e) + ": the names family says otherwise");
     return Status::ok();
   }
 
   // Ids 1..reject count, each readable.
   Status check_rejects() {
-    auto it = iterator("rejects");
+    auto it = iterator(family_name(Rejects));
     std::uint32_t next = 1;
     const std::uint32_t count = store_.reject_count();
     auto missing_until = [&](std::uint64_t end) {
       for (; next < end && next <= count; ++next)
-        report("rejects", pgn::cat("reject ", next, " missing (the reject count is ", count, ")"));
+        report(family_name(Rejects),
+               pgn::cat("reject ", next, " missing (the reject count is ", count, ")"));
     };
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       const std::string_view key = it->key().ToStringView();
       if (key.size() != 4) {
-        report("rejects", pgn::cat("key ", hex_bytes(key), ": not a reject id"));
+        report(family_name(Rejects), pgn::cat("key ", hex_bytes(key), ": not a reject id"));
         continue;
       }
       const std::uint32_t id = bytes::read_big_endian32(key);
       missing_until(id);
       if (id == 0 || id > count) {
-        report("rejects", pgn::cat("reject ", id, ": beyond the reject count ", count));
+        report(family_name(Rejects), pgn::cat("reject ", id, ": beyond the reject count ", count));
         continue;
       }
       next = id + 1;
       ++report_.rejects;
       if (auto r = store_.reject(id); !r)
-        report("rejects", pgn::cat("reject ", id, " cannot be read: ", r.error().message()));
+        report(family_name(Rejects),
+               pgn::cat("reject ", id, " cannot be read: ", r.error().message()));
     }
     missing_until(std::uint64_t(count) + 1);
-    return it->status().ok() ? Status::ok() : read_error(it->status(), "rejects");
+    return it->status().ok() ? Status::ok() : read_error(it->status(), family_name(Rejects));
   }
 
   Status check_sources() {
-    auto it = iterator("sources");
+    auto it = iterator(family_name(Sources));
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       const std::string_view key = it->key().ToStringView();
       if (key.size() != 8) {
-        report("sources", pgn::cat("key ", hex_bytes(key), ": not a content hash"));
+        report(family_name(Sources), pgn::cat("key ", hex_bytes(key), ": not a content hash"));
         continue;
       }
       ++report_.sources;
       auto source = store_.source(read_fingerprint(key));
       if (!source)
-        report("sources", pgn::cat("source ", hex(read_fingerprint(key), 16),
-                                   " cannot be read: ", source.error().message()));
+        report(family_name(Sources), pgn::cat("source ", hex(read_fingerprint(key), 16),
+                                              " cannot be read: ", source.error().message()));
       else if (source->name.empty())
-        report("sources", pgn::cat("source ", hex(read_fingerprint(key), 16), " has no name"));
+        report(family_name(Sources),
+               pgn::cat("source ", hex(read_fingerprint(key), 16), " has no name"));
     }
-    return it->status().ok() ? Status::ok() : read_error(it->status(), "sources");
+    return it->status().ok() ? Status::ok() : read_error(it->status(), family_name(Sources));
   }
 
   // --- The games, with the summaries and duplicates beside them ---
@@ -520,7 +529,9 @@ class Verifier {
   // The summaries one game at a time, from their groups (docs/storage.md, "Summaries").
   class SummaryCursor {
    public:
-    explicit SummaryCursor(Verifier& v) : v_(v), groups_(v.iterator("summaries")) { advance(); }
+    explicit SummaryCursor(Verifier& v) : v_(v), groups_(v.iterator(family_name(Summaries))) {
+      advance();
+    }
     bool valid() const { return at_ < entries_.size(); }
     std::uint32_t id() const { return first_ + std::uint32_t(at_); }
     const std::string& bytes() const { return entries_[at_]; }
@@ -530,22 +541,23 @@ class Verifier {
       at_ = 0;
       std::string value;
       while (entries_.empty() && groups_.next(first_, value, [&](std::string_view key) {
-        v_.report("summaries", pgn::cat("key ", hex_bytes(key), ": not a game id"));
+        v_.report(family_name(Summaries), pgn::cat("key ", hex_bytes(key), ": not a game id"));
       })) {
         bytes::Reader in(value);
         std::string entry;
         while (!in.empty()) {
           if (!in.string(entry)) {
-            v_.report("summaries", pgn::cat("the group of game ", first_, " is damaged"));
+            v_.report(family_name(Summaries),
+                      pgn::cat("the group of game ", first_, " is damaged"));
             entries_.clear();
             break;
           }
           entries_.push_back(entry);
         }
-        const std::uint32_t group = StoreAccess::summary_group();
+        const std::uint32_t group = summary_group;
         for (std::size_t i = 1; i < entries_.size(); ++i)
           if ((first_ + i) % group == 0) {
-            v_.report("summaries",
+            v_.report(family_name(Summaries),
                       pgn::cat("the group of game ", first_, " runs past game ", first_ + i,
                                " (groups end before multiples of ", group, ")"));
             break;
@@ -565,7 +577,9 @@ class Verifier {
   // The facts one game at a time, from their groups (fact_group.h).
   class FactsCursor {
    public:
-    explicit FactsCursor(Verifier& v) : v_(v), groups_(v.iterator("facts")) { advance(); }
+    explicit FactsCursor(Verifier& v) : v_(v), groups_(v.iterator(family_name(Facts))) {
+      advance();
+    }
     bool valid() const { return at_ < group_.size(); }
     std::uint32_t id() const { return first_ + std::uint32_t(at_); }
     SearchFacts facts() const { return group_.at(at_); }
@@ -574,16 +588,16 @@ class Verifier {
       group_ = {};
       at_ = 0;
       while (group_.size() == 0 && groups_.next(first_, value_, [&](std::string_view key) {
-        v_.report("facts", pgn::cat("key ", hex_bytes(key), ": not a game id"));
+        v_.report(family_name(Facts), pgn::cat("key ", hex_bytes(key), ": not a game id"));
       })) {
         auto group = facts::GroupView::parse(value_);
         if (!group) {
-          v_.report("facts", pgn::cat("the group of game ", first_, " is damaged"));
+          v_.report(family_name(Facts), pgn::cat("the group of game ", first_, " is damaged"));
           continue;
         }
         group_ = *group;
         if (const std::size_t capacity = facts::group_capacity(first_); group_.size() > capacity)
-          v_.report("facts",
+          v_.report(family_name(Facts),
                     pgn::cat("the group of game ", first_, " runs past game ", first_ + capacity,
                              " (groups end before multiples of ", facts::group_size, ")"));
       }
@@ -600,7 +614,7 @@ class Verifier {
   };
 
   // The fields summaries and facts both hold, compared with the game's; `family` and `what`
-  // name the stored side ("summaries", "the summary").
+  // name the stored side (the summaries family, "the summary").
   void compare_facts(std::string_view family, std::string_view what, std::uint32_t id,
                      const SearchFacts& s, const SearchFacts& game) {
     auto field = [&](std::string_view name, auto in_index, auto in_game) {
@@ -621,19 +635,22 @@ class Verifier {
   void compare_summary(std::uint32_t id, const std::string& stored, const GameSummary& game) {
     auto decoded = decode_summary(stored);
     if (!decoded) {
-      report("summaries", pgn::cat("game ", id, ": summary damaged (", hex_bytes(stored), ")"));
+      report(family_name(Summaries),
+             pgn::cat("game ", id, ": summary damaged (", hex_bytes(stored), ")"));
       return;
     }
     const GameSummary& s = *decoded;
-    compare_facts("summaries", "the summary", id, s.facts(), game.facts());
+    compare_facts(family_name(Summaries), "the summary", id, s.facts(), game.facts());
     if (s.standard_start != game.standard_start)
-      report("summaries", pgn::cat("game ", id, ": standard start ", s.standard_start,
-                                   " in the summary, the game says ", game.standard_start));
+      report(family_name(Summaries),
+             pgn::cat("game ", id, ": standard start ", s.standard_start,
+                      " in the summary, the game says ", game.standard_start));
     const std::string_view codes(reinterpret_cast<const char*>(s.opening.data()), s.opening_length),
         game_codes(reinterpret_cast<const char*>(game.opening.data()), game.opening_length);
     if (codes != game_codes)
-      report("summaries", pgn::cat("game ", id, ": opening codes ", hex_bytes(codes),
-                                   ", the game's first moves are ", hex_bytes(game_codes)));
+      report(family_name(Summaries),
+             pgn::cat("game ", id, ": opening codes ", hex_bytes(codes),
+                      ", the game's first moves are ", hex_bytes(game_codes)));
   }
 
   // The duplicate mark and fingerprint of one game. `marked` is the game it is marked a
@@ -641,32 +658,32 @@ class Verifier {
   Status check_duplicate(const GameFacts& facts, std::uint32_t marked, Sink& sink) {
     const std::uint32_t id = facts.id;
     const std::string fp = fingerprint_key(facts.fingerprint);
-    auto value = get("fingerprints", fp);
+    auto value = get(family_name(Fingerprints), fp);
     if (!value) return value.error();
     std::uint32_t first = 0;  // the game the fingerprint names
     if (*value && (*value)->size() == 4) first = bytes::read_big_endian32(**value);
     const std::string fp_text = hex(facts.fingerprint, 16);
     if (marked) {
       if (marked >= id) {
-        report("duplicates", pgn::cat("game ", id, " is marked a duplicate of game ", marked,
-                                      ", not an earlier game"));
+        report(family_name(Duplicates), pgn::cat("game ", id, " is marked a duplicate of game ",
+                                                 marked, ", not an earlier game"));
       } else if (first != marked) {
         report(
-            "duplicates",
+            family_name(Duplicates),
             pgn::cat("game ", id, " is marked a duplicate of game ", marked,
                      first ? pgn::cat(", but its fingerprint ", fp_text, " is game ", first, "'s")
                            : pgn::cat(", but its fingerprint ", fp_text, " names no game")));
       } else {
-        auto original = get("duplicates", bytes::big_endian32(marked));
+        auto original = get(family_name(Duplicates), bytes::big_endian32(marked));
         if (!original) return original.error();
         if (*original)
-          report("duplicates", pgn::cat("game ", id, " is marked a duplicate of game ", marked,
-                                        ", itself marked a duplicate"));
+          report(family_name(Duplicates), pgn::cat("game ", id, " is marked a duplicate of game ",
+                                                   marked, ", itself marked a duplicate"));
       }
       return Status::ok();
     }
     if (first && first < id) {
-      report("duplicates",
+      report(family_name(Duplicates),
              pgn::cat("game ", id, " has the fingerprint ", fp_text, " of the earlier game ", first,
                       " but is not marked a duplicate"));
       return Status::ok();
@@ -679,16 +696,16 @@ class Verifier {
   // One pass over the games in id order: the games' own checks, summaries and duplicates (first
   // pass), and the entries the digested families should hold, into `sink`.
   Status games_pass(Sink& sink) {
-    auto it = iterator("games");
+    auto it = iterator(family_name(Games));
     SummaryCursor summaries(*this);
     FactsCursor stored_facts(*this);
-    IdCursor duplicates(iterator("duplicates"));
+    IdCursor duplicates(iterator(family_name(Duplicates)));
     std::uint32_t dup_id = 0;
     std::string dup_value;
     bool dup_valid = false;
     auto next_duplicate = [&] {
       dup_valid = duplicates.next(dup_id, dup_value, [&](std::string_view key) {
-        report("duplicates", pgn::cat("key ", hex_bytes(key), ": not a game id"));
+        report(family_name(Duplicates), pgn::cat("key ", hex_bytes(key), ": not a game id"));
       });
     };
     next_duplicate();
@@ -728,43 +745,44 @@ class Verifier {
           if (!decoded) {
             ++report_.undecodable;
             undecodable_.insert(id);
-            report("games", pgn::cat("game ", id, " cannot be decoded: ", f.error));
+            report(family_name(Games), pgn::cat("game ", id, " cannot be decoded: ", f.error));
           } else if (!f.canonical) {
-            report("games",
+            report(family_name(Games),
                    pgn::cat("game ", id, ": encoding the decoded game again gives other bytes"));
           }
         }
         // Its summary.
         for (; summaries.valid() && summaries.id() < id; summaries.advance())
-          report("summaries", pgn::cat("a second summary of game ", summaries.id()));
+          report(family_name(Summaries), pgn::cat("a second summary of game ", summaries.id()));
         if (summaries.valid() && summaries.id() == id) {
           ++report_.summaries;
           if (decoded) compare_summary(id, summaries.bytes(), f.summary);
           summaries.advance();
         } else if (present) {
-          report("summaries", pgn::cat("no summary of game ", id));
+          report(family_name(Summaries), pgn::cat("no summary of game ", id));
         }
         // Its facts.
         for (; stored_facts.valid() && stored_facts.id() < id; stored_facts.advance())
-          report("facts", pgn::cat("second facts of game ", stored_facts.id()));
+          report(family_name(Facts), pgn::cat("second facts of game ", stored_facts.id()));
         if (stored_facts.valid() && stored_facts.id() == id) {
           ++report_.facts;
           if (decoded)
-            compare_facts("facts", "the facts", id, stored_facts.facts(), f.summary.facts());
+            compare_facts(family_name(Facts), "the facts", id, stored_facts.facts(),
+                          f.summary.facts());
           stored_facts.advance();
         } else if (present) {
-          report("facts", pgn::cat("no facts of game ", id));
+          report(family_name(Facts), pgn::cat("no facts of game ", id));
         }
         // Its duplicate mark.
         std::uint32_t marked = 0;
         for (; dup_valid && dup_id < id; next_duplicate())
-          report("duplicates", pgn::cat("key ", dup_id, ": no such game"));
+          report(family_name(Duplicates), pgn::cat("key ", dup_id, ": no such game"));
         if (dup_valid && dup_id == id) {
           ++report_.duplicates;
           if (dup_value.size() == 4)
             marked = bytes::read_big_endian32(dup_value);
           else
-            report("duplicates",
+            report(family_name(Duplicates),
                    pgn::cat("game ", id, ": value ", hex_bytes(dup_value), " is not a game id"));
           next_duplicate();
         }
@@ -779,16 +797,17 @@ class Verifier {
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       const std::string_view key = it->key().ToStringView();
       if (key.size() != 4) {
-        report("games", pgn::cat("key ", hex_bytes(key), ": not a game id"));
+        report(family_name(Games), pgn::cat("key ", hex_bytes(key), ": not a game id"));
         continue;
       }
       const std::uint32_t id = bytes::read_big_endian32(key);
       if (id == 0 || id > games_) {
-        report("games", pgn::cat("game ", id, ": beyond the game count ", games_));
+        report(family_name(Games), pgn::cat("game ", id, ": beyond the game count ", games_));
         continue;
       }
       for (; next < id; ++next) {
-        report("games", pgn::cat("game ", next, " missing (the game count is ", games_, ")"));
+        report(family_name(Games),
+               pgn::cat("game ", next, " missing (the game count is ", games_, ")"));
         chunk.emplace_back(next, std::nullopt);
       }
       chunk.emplace_back(id, std::string(it->value().ToStringView()));
@@ -796,25 +815,27 @@ class Verifier {
       if (chunk.size() >= games_per_chunk)
         if (auto s = process(); !s.is_ok()) return s;
     }
-    if (!it->status().ok()) return read_error(it->status(), "games");
+    if (!it->status().ok()) return read_error(it->status(), family_name(Games));
     for (; next <= games_; ++next) {
-      report("games", pgn::cat("game ", next, " missing (the game count is ", games_, ")"));
+      report(family_name(Games),
+             pgn::cat("game ", next, " missing (the game count is ", games_, ")"));
       chunk.emplace_back(next, std::nullopt);
     }
     if (auto s = process(); !s.is_ok()) return s;
     for (; summaries.valid(); summaries.advance())
-      report("summaries",
+      report(family_name(Summaries),
              pgn::cat("summary of game ", summaries.id(), ": beyond the game count ", games_));
     for (; stored_facts.valid(); stored_facts.advance())
-      report("facts",
+      report(family_name(Facts),
              pgn::cat("facts of game ", stored_facts.id(), ": beyond the game count ", games_));
     while (dup_valid) {  // next_duplicate() moves dup_valid
-      report("duplicates", pgn::cat("game ", dup_id, ": beyond the game count ", games_));
+      report(family_name(Duplicates),
+             pgn::cat("game ", dup_id, ": beyond the game count ", games_));
       next_duplicate();
     }
-    if (!summaries.status().ok()) return read_error(summaries.status(), "summaries");
-    if (!stored_facts.status().ok()) return read_error(stored_facts.status(), "facts");
-    if (!duplicates.status().ok()) return read_error(duplicates.status(), "duplicates");
+    if (!summaries.status().ok()) return read_error(summaries.status(), family_name(Summaries));
+    if (!stored_facts.status().ok()) return read_error(stored_facts.status(), family_name(Facts));
+    if (!duplicates.status().ok()) return read_error(duplicates.status(), family_name(Duplicates));
     for (auto& s : sinks) sink.merge(*s);
     return Status::ok();
   }
@@ -824,27 +845,29 @@ class Verifier {
   // Reads the families compared through digests into `sink`; `first` counts their entries and
   // checks the names family beside the metadata.
   Status scan_digested(Sink& sink, bool first) {
-    for (std::string_view name : {"positions", "positions_upper", "variation_positions"})
+    for (std::string_view name :
+         {family_name(Positions), family_name(PositionsUpper), family_name(VariationPositions)})
       if (auto s = scan_positions(name, sink, first); !s.is_ok()) return s;
     if (auto s = scan_metadata(sink, first); !s.is_ok()) return s;
     if (auto s = scan_postings(sink, first); !s.is_ok()) return s;
-    auto it = iterator("fingerprints");
+    auto it = iterator(family_name(Fingerprints));
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       const std::string_view key = it->key().ToStringView(), value = it->value().ToStringView();
       if (key.size() != 8 || value.size() != 4) {
-        report("fingerprints", pgn::cat("key ", hex_bytes(key), ", value ", hex_bytes(value),
-                                        ": not a fingerprint and a game id"));
+        report(family_name(Fingerprints),
+               pgn::cat("key ", hex_bytes(key), ", value ", hex_bytes(value),
+                        ": not a fingerprint and a game id"));
         continue;
       }
       if (first) ++report_.fingerprints;
       if (!undecodable(bytes::read_big_endian32(value)))
         sink.add(FingerprintEntries, std::string(key) + std::string(value));
     }
-    return it->status().ok() ? Status::ok() : read_error(it->status(), "fingerprints");
+    return it->status().ok() ? Status::ok() : read_error(it->status(), family_name(Fingerprints));
   }
 
   Status scan_positions(std::string_view name, Sink& sink, bool first) {
-    const bool variations = name == "variation_positions";
+    const bool variations = name == family_name(VariationPositions);
     const Digested kind = variations ? VariationEntries : PositionEntries;
     const positions::Generations listed = StoreAccess::generations(store_, variations);
     auto it = iterator(name);
@@ -868,7 +891,7 @@ class Verifier {
       const std::uint32_t bucket = parsed->bucket;
       const std::string where =
           pgn::cat("generation ", parsed->generation, ", bucket ", hex(bucket, 5));
-      if (!variations && (bucket < positions::bucket_count / 2) != (name == "positions"))
+      if (!variations && (bucket < positions::bucket_count / 2) != (name == family_name(Positions)))
         report(name, pgn::cat(where, ": belongs in the other half of the index"));
       run.clear();
       if (!positions::decode_run(it->value().ToStringView(), run)) {
@@ -883,10 +906,10 @@ class Verifier {
       }
     }
     if (!it->status().ok()) return read_error(it->status(), name);
-    if (first && name != "positions") {
+    if (first && name != family_name(Positions)) {
       // After both halves: the list counts the entries of its generations.
       if (entries != listed.entries())
-        report(variations ? "variation_positions" : "positions",
+        report(variations ? family_name(VariationPositions) : family_name(Positions),
                pgn::cat("the list of generations counts ", listed.entries(),
                         " entries, their runs hold ", entries));
     }
@@ -971,7 +994,7 @@ class Verifier {
       }
       if (!listed.lists(parsed->generation)) continue;  // garbage of a merge, as runs
       const std::uint32_t bucket = positions::bucket_of40(parsed->key40);
-      if ((bucket < positions::bucket_count / 2) != (name == "positions"))
+      if ((bucket < positions::bucket_count / 2) != (name == family_name(Positions)))
         report(name, pgn::cat("generation ", parsed->generation, ", statistics of ",
                               hex(parsed->key40, 10), ": belongs in the other half of the index"));
       ++report_.position_statistics;
@@ -1002,43 +1025,47 @@ class Verifier {
 
   // The metadata family, and beside it the names family (both in key order).
   Status scan_metadata(Sink& sink, bool first) {
-    auto it = iterator("metadata");
-    auto names = iterator("names");
+    auto it = iterator(family_name(Metadata));
+    auto names = iterator(family_name(Names));
     names->SeekToFirst();
     std::string previous_name;
     bool have_previous = false;
     auto name_seen = [&](std::string_view name) {  // a name of the metadata keys, ascending
       for (; names->Valid() && names->key().ToStringView() < name; names->Next()) {
         ++report_.names;
-        report("names",
+        report(family_name(Names),
                describe_name(names->key().ToStringView()) + ": no metadata key has this name");
       }
       if (names->Valid() && names->key().ToStringView() == name) {
         ++report_.names;  // its value, the name's number, is checked with the name index
         names->Next();
       } else {
-        report("names", describe_name(name) + ": missing (metadata keys have this name)");
+        report(family_name(Names),
+               describe_name(name) + ": missing (metadata keys have this name)");
       }
     };
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       const std::string_view key = it->key().ToStringView();
       if (key.size() < 6) {
-        report("metadata", pgn::cat("key ", hex_bytes(key), ": too short for a value and an id"));
+        report(family_name(Metadata),
+               pgn::cat("key ", hex_bytes(key), ": too short for a value and an id"));
         continue;
       }
       // A date's or an ECO code's key: its game is in a list of the postings family, where
       // searches look (left by an upgrade stopped part-way, or written by another program).
       if (postings::holds(key[0])) {
         if (first)
-          report("metadata", pgn::cat(describe_value(key.substr(0, key.size() - 4)), ", game ",
-                                      entry_game(key), ": belongs in the postings family"));
+          report(family_name(Metadata),
+                 pgn::cat(describe_value(key.substr(0, key.size() - 4)), ", game ", entry_game(key),
+                          ": belongs in the postings family"));
         continue;
       }
       if (first) {
         ++report_.metadata;
         if (!it->value().empty())
-          report("metadata", pgn::cat(describe_value(key.substr(0, key.size() - 4)), ", game ",
-                                      entry_game(key), ": value is not empty"));
+          report(family_name(Metadata),
+                 pgn::cat(describe_value(key.substr(0, key.size() - 4)), ", game ", entry_game(key),
+                          ": value is not empty"));
         if (auto name = name_of(key); name && (!have_previous || *name != previous_name)) {
           name_seen(*name);
           previous_name = *name;
@@ -1047,21 +1074,21 @@ class Verifier {
       }
       if (!undecodable(entry_game(key))) sink.add(MetadataEntries, key);
     }
-    if (!it->status().ok()) return read_error(it->status(), "metadata");
+    if (!it->status().ok()) return read_error(it->status(), family_name(Metadata));
     if (first)
       for (; names->Valid(); names->Next()) {
         ++report_.names;
-        report("names",
+        report(family_name(Names),
                describe_name(names->key().ToStringView()) + ": no metadata key has this name");
       }
-    return names->status().ok() ? Status::ok() : read_error(names->status(), "names");
+    return names->status().ok() ? Status::ok() : read_error(names->status(), family_name(Names));
   }
 
   // The lists of dates' and ECO codes' games (value_postings.h), each id as the metadata key
   // the game should have (dimension, value, id): the games give those, and the metadata family
   // must hold none of them.
   Status scan_postings(Sink& sink, bool first) {
-    auto it = iterator("postings");
+    auto it = iterator(family_name(Postings));
     std::vector<std::uint32_t> ids;
     std::string entry;
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
@@ -1069,20 +1096,21 @@ class Verifier {
       const auto parsed = postings::parse_key(key);
       ids.clear();
       if (!parsed) {
-        if (first) report("postings", pgn::cat("key ", hex_bytes(key), ": not a list's key"));
+        if (first)
+          report(family_name(Postings), pgn::cat("key ", hex_bytes(key), ": not a list's key"));
         continue;
       }
       if (first) ++report_.postings;
       const bool decoded = name_index::decode_numbers(it->value().ToStringView(), ids);
       if (first && (!decoded || ids.empty()))
-        report("postings", describe_value(parsed->value_key) + ", block " +
-                               std::to_string(parsed->block) + ": not a list of games");
+        report(family_name(Postings), describe_value(parsed->value_key) + ", block " +
+                                          std::to_string(parsed->block) + ": not a list of games");
       if (!decoded) continue;
       for (const std::uint32_t id : ids) {
         if (postings::block_of(id) != parsed->block) {
           if (first)
-            report("postings", pgn::cat(describe_value(parsed->value_key), ", game ", id,
-                                        ": in the list of block ", parsed->block));
+            report(family_name(Postings), pgn::cat(describe_value(parsed->value_key), ", game ", id,
+                                                   ": in the list of block ", parsed->block));
           continue;
         }
         entry.assign(parsed->value_key);
@@ -1090,7 +1118,7 @@ class Verifier {
         if (!undecodable(id)) sink.add(MetadataEntries, entry);
       }
     }
-    return it->status().ok() ? Status::ok() : read_error(it->status(), "postings");
+    return it->status().ok() ? Status::ok() : read_error(it->status(), family_name(Postings));
   }
 
   // The entries of the groups whose digests differed, one by one.
@@ -1112,9 +1140,10 @@ class Verifier {
         std::uint64_t key40 = 0;
         for (int i = 0; i < 5; ++i) key40 = key40 << 8 | std::uint8_t(entry[std::size_t(i)]);
         const std::uint32_t bucket = positions::bucket_of40(key40);
-        const std::string_view family = kind == VariationEntries ? "variation_positions"
-                                        : bucket < positions::bucket_count / 2 ? "positions"
-                                                                               : "positions_upper";
+        const std::string_view family = kind == VariationEntries ? family_name(VariationPositions)
+                                        : bucket < positions::bucket_count / 2
+                                            ? family_name(Positions)
+                                            : family_name(PositionsUpper);
         const std::string where = kind == VariationEntries ? " in a variation" : "";
         const std::string key_text =
             pgn::cat("position key ", hex(key40, 10), " (bucket ", hex(bucket, 5), ")");
@@ -1125,12 +1154,12 @@ class Verifier {
         break;
       }
       case MetadataEntries:
-        report("metadata",
+        report(family_name(Metadata),
                pgn::cat(describe_value(entry.substr(0, entry.size() - 4)), ", ", game_text,
                         missing ? ": missing from the index" : ": not a key of that game"));
         break;
       case FingerprintEntries:
-        report("fingerprints",
+        report(family_name(Fingerprints),
                pgn::cat("fingerprint ", hex(read_fingerprint(entry), 16), ", ", game_text,
                         missing ? ": missing (the game is no duplicate)"
                                 : ": not that game's fingerprint, or the game is a duplicate"));

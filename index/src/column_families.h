@@ -1,0 +1,94 @@
+// The column families of a pgndb database (docs/storage.md), in one table: what each holds and
+// how RocksDB keeps it. Store::open takes their options from it, the batch writer, the merges
+// and the end of an import their kinds, the verifier their names. A family added here gets its
+// options, its handle and its name everywhere; its layout is owned by the header named beside it.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "fact_group.h"
+#include "position_runs.h"
+
+namespace pgndb::index {
+
+// In the order the handles are kept; new families go last (a database lists its families by
+// name, so the order is this code's alone).
+enum Family {
+  Default,
+  Games,
+  Rejects,
+  Positions,
+  Sources,
+  Metadata,
+  Fingerprints,
+  Duplicates,
+  PositionsUpper,
+  Summaries,
+  Names,
+  VariationPositions,
+  Facts,
+  NameIndex,
+  Postings,
+  FamilyCount
+};
+
+// Summaries are stored in groups of up to this many consecutive games (docs/storage.md,
+// "Summaries"): reading a hundred thousand of them is then a few thousand values, not a hundred
+// thousand keys.
+inline constexpr std::uint32_t summary_group = 64;
+
+struct FamilyTraits {
+  std::string_view name;
+  // ZSTD, or none where the values are bit-packed already (position runs, facts: compressing
+  // them costs time and saves nothing, and searches read facts in bulk).
+  bool compressed;
+  // A value is a list of numbers that batches extend by merge operands
+  // (name_index::posting_merge_operator).
+  bool merges_lists;
+  // Generations of position runs (position_generations.h): each a key range ingested into the
+  // last level and dropped whole when merged, never compacted by RocksDB.
+  bool position_index;
+  // Keyed by game id, or by the first id of a group of `group` games: a batch's table file
+  // overlaps no other's (Store::settle merges an import's).
+  bool keyed_by_game;
+  std::uint32_t group;
+  // The schema that added the family; an upgrade from an older one creates it.
+  std::uint32_t since_schema;
+};
+
+// Layouts: games game_codec.h; positions position_runs.h and position_stats.h; metadata
+// metadata_keys.h; summaries game_summary.h; facts fact_group.h; names and name_index
+// name_index.h; postings value_postings.h; the others docs/storage.md.
+inline constexpr FamilyTraits family_table[FamilyCount] = {
+    {"default", true, false, false, false, 1, 0},
+    {"games", true, false, false, true, 1, 0},
+    {"rejects", true, false, false, false, 1, 0},
+    {"positions", false, false, true, false, 1, 0},
+    {"sources", true, false, false, false, 1, 0},
+    {"metadata", true, false, false, false, 1, 0},
+    {"fingerprints", true, false, false, false, 1, 0},
+    {"duplicates", true, false, false, true, 1, 0},
+    {"positions_upper", false, false, true, false, 1, 0},
+    {"summaries", true, false, false, true, summary_group, 0},
+    {"names", true, false, false, false, 1, 0},
+    {"variation_positions", false, false, true, false, 1, 0},
+    {"facts", false, false, false, true, facts::group_size, 11},
+    {"name_index", true, true, false, false, 1, 12},
+    {"postings", true, true, false, false, 1, 13},
+};
+
+constexpr std::string_view family_name(int f) { return family_table[f].name; }
+constexpr bool is_position_family(int f) { return family_table[f].position_index; }
+constexpr bool is_keyed_by_game(int f) { return family_table[f].keyed_by_game; }
+// Families keyed by the first id of a group of games, which may be below an import's first id.
+constexpr std::uint32_t group_size_of(int f) { return family_table[f].group; }
+
+// The main line's position index is two families, the lower and the upper half of the buckets,
+// so that a batch's runs, and a merge of generations, are written by two threads (one table file
+// per family and thread).
+constexpr Family position_family(std::uint32_t bucket) {
+  return bucket < positions::bucket_count / 2 ? Positions : PositionsUpper;
+}
+
+}  // namespace pgndb::index
