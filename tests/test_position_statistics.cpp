@@ -19,6 +19,7 @@
 #include "position_generations.h"
 #include "position_runs.h"
 #include "position_stats.h"
+#include "statistics_check.h"
 #include "support.h"
 
 namespace fs = std::filesystem;
@@ -41,11 +42,6 @@ MoveTally tally(std::uint16_t raw, std::uint64_t games, std::int64_t wins_minus_
   t.wins_minus_losses = wins_minus_losses;
   t.last_year = 1999;
   return t;
-}
-
-auto row_fields(const pgndb::query::TreeRow& r) {
-  return std::tie(r.move, r.san, r.games, r.white_wins, r.draws, r.black_wins, r.average_elo,
-                  r.performance, r.last_year);
 }
 
 }  // namespace
@@ -262,24 +258,9 @@ TEST_CASE("trees and counts from the kept statistics are those read game by game
     for (const auto& [key, root] : roots) {
       pgndb::query::Filters filters;
       filters.position = root;
-      auto fast = pgndb::query::opening_tree(*store, filters);
-      auto slow = pgndb::query::opening_tree(*store, filters, {.use_statistics = false});
-      REQUIRE(fast);
-      REQUIRE(slow);
-      REQUIRE(fast->size() == slow->size());
-      for (std::size_t i = 0; i < fast->size(); ++i) {
-        INFO(pgn::to_fen(root) << " row " << i << ": " << (*slow)[i].san);
-        CHECK(row_fields((*fast)[i]) == row_fields((*slow)[i]));
-      }
       // A count from the statistics is the search's count of the games at the position.
-      pgndb::query::Plan plan;
-      auto counted = pgndb::query::count_games(*store, filters, plan);
-      auto search = pgndb::query::Search::start(*store, filters);
-      REQUIRE(counted);
-      REQUIRE(search);
-      auto searched = search->count();
-      REQUIRE(searched);
-      CHECK(*counted == *searched);
+      INFO(pgn::to_fen(root));
+      pgndb::test::check_statistics_answer(*store, filters);
       auto statistics = store->position_statistics(root);
       REQUIRE(statistics);
       if (!statistics->moves.empty()) ++kept;
@@ -367,25 +348,9 @@ TEST_CASE(
         filters.max_elo = n.max_elo;
         filters.date = n.date;
         REQUIRE(filters.statistics_slice().has_value() == n.sliced);
-        auto fast = pgndb::query::opening_tree(*store, filters);
-        auto slow = pgndb::query::opening_tree(*store, filters, {.use_statistics = false});
-        REQUIRE(fast);
-        REQUIRE(slow);
         INFO(pgn::to_fen(root) << " min " << n.min_elo << " max " << n.max_elo << " dates "
                                << (n.date ? n.date->low >> 16 : 0));
-        REQUIRE(fast->size() == slow->size());
-        for (std::size_t i = 0; i < fast->size(); ++i) {
-          INFO("row " << i << ": " << (*slow)[i].san);
-          CHECK(row_fields((*fast)[i]) == row_fields((*slow)[i]));
-        }
-        pgndb::query::Plan plan;
-        auto counted = pgndb::query::count_games(*store, filters, plan);
-        auto search = pgndb::query::Search::start(*store, filters);
-        REQUIRE(counted);
-        REQUIRE(search);
-        auto searched = search->count();
-        REQUIRE(searched);
-        CHECK(*counted == *searched);
+        pgndb::test::check_statistics_answer(*store, filters);
         if (!n.sliced) continue;
         auto statistics = store->position_statistics(root, *filters.statistics_slice());
         REQUIRE(statistics);
