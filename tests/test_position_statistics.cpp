@@ -201,6 +201,14 @@ TEST_CASE("statistics sliced by rating band and year add up to what the games gi
   CHECK(sum.keys[0].cells.empty());
   CHECK(sum.games() == 3 * expected.games());
 
+  // The threshold of a generation: 3,000 games up to 25 M entries (the corpus, 18.6 M, is one
+  // generation), falling to 1,000 at 75 M entries and beyond.
+  CHECK(positions::cells_threshold(0) == 3000);
+  CHECK(positions::cells_threshold(18'600'000) == 3000);
+  CHECK(positions::cells_threshold(50'000'000) == 1500);
+  CHECK(positions::cells_threshold(80'600'000) == 1000);
+  CHECK(positions::cells_threshold(4'000'000'000) == 1000);
+
   // The filters a slice holds, and those it does not.
   pgndb::index::FactsFilter f;
   f.min_elo = 2500;

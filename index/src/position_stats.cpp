@@ -151,8 +151,8 @@ bool cells_add_up(const KeyStatistics& k) {
 
 // Normalizes the cells of `k` and keeps them when encode_statistics writes them; false (and
 // not sliced) otherwise.
-bool slice_as_written(KeyStatistics& k) {
-  if (k.sliced && k.games() >= cells_threshold) {
+bool slice_as_written(KeyStatistics& k, std::uint64_t threshold) {
+  if (k.sliced && k.games() >= threshold) {
     k.normalize();
     if (cells_add_up(k)) return true;
   }
@@ -163,8 +163,8 @@ bool slice_as_written(KeyStatistics& k) {
 
 }  // namespace
 
-void as_written(Statistics& statistics) {
-  for (KeyStatistics& k : statistics.keys) slice_as_written(k);
+void as_written(Statistics& statistics, std::uint64_t threshold) {
+  for (KeyStatistics& k : statistics.keys) slice_as_written(k, threshold);
 }
 
 std::string statistics_key(std::uint32_t generation, std::uint64_t key40) {
@@ -221,7 +221,7 @@ bool Statistics::all_sliced() const {
   return std::all_of(keys.begin(), keys.end(), [](const KeyStatistics& k) { return k.sliced; });
 }
 
-void encode_statistics(const Statistics& statistics, std::string& out) {
+void encode_statistics(const Statistics& statistics, std::string& out, std::uint64_t threshold) {
   bytes::put_varint(out, statistics.keys.size());
   for (const KeyStatistics& k : statistics.keys) {
     for (int shift = 16; shift >= 0; shift -= 8) out += char(k.key >> shift);
@@ -242,7 +242,7 @@ void encode_statistics(const Statistics& statistics, std::string& out) {
   }
   for (const KeyStatistics& k : statistics.keys) {
     KeyStatistics normalized = k;
-    if (!slice_as_written(normalized)) {
+    if (!slice_as_written(normalized, threshold)) {
       bytes::put_varint(out, 0);
       continue;
     }

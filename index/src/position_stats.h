@@ -11,6 +11,7 @@
 // other generations (fewer than the threshold each, or written before statistics existed).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <expected>
 #include <functional>
@@ -49,11 +50,20 @@ struct StatisticsKey {
 bool is_statistics_key(std::string_view key);
 std::optional<StatisticsKey> parse_statistics_key(std::string_view key);
 
-// A position with at least this many games in a generation keeps its statistics by rating band
-// and year too (Cell): a tree or a count filtered by rating and date then adds slices. Below
-// it, such a lookup reads the generation's games at the position (fewer than this each). The
-// threshold bounds the cost: the corpus's 102 positions above it keep 122,000 cells.
-inline constexpr std::uint64_t cells_threshold = 3000;
+// A position with at least cells_threshold(entries) games in a generation of `entries` position
+// entries keeps its statistics by rating band and year too (Cell): a tree or a count filtered by
+// rating and date then adds slices. Below it, such a lookup reads the generation's games at the
+// position. 3,000 up to 25 M entries (about 300,000 games: the corpus is one such generation,
+// whose 102 positions above it keep 122,000 cells, 1% of the database), then falling with the
+// generation's size to 1,000 from 75 M entries (about 900,000 games): in the 1 M-game
+// generations of a 5 M-game archive, a position of 0.2% of the games was read game by game from
+// each (134 ms), and the slices' share of a large generation stays small.
+inline constexpr std::uint64_t small_generation_cells_threshold = 3000;
+constexpr std::uint64_t cells_threshold(std::uint64_t entries) {
+  const std::uint64_t scaled =
+      entries ? small_generation_cells_threshold * 25'000'000 / entries : 3000;
+  return std::clamp<std::uint64_t>(scaled, 1000, small_generation_cells_threshold);
+}
 
 // The band of a game by its lower rating: 0 when a rating is missing, else 1 + the lower rating
 // in hundreds, 31 for 3000 and above. A rating floor that is a multiple of 100 up to 3000 is a
@@ -113,12 +123,14 @@ struct Statistics {
 // both rated, opponents' sum, wins minus losses (zigzag); in the other bands (both rated, so
 // rated = games, both rated = the decided games and wins minus losses follow from the
 // results) the rating sum and the opponents' sum less the band's floor per game. The cells
-// are kept only for positions with cells_threshold games or more (normalized first). A value
+// are kept only for positions with `threshold` games or more (cells_threshold of the
+// generation; normalized first). A value
 // of schema 13 ends after the unread games: none of its positions is sliced.
-void encode_statistics(const Statistics& statistics, std::string& out);
+void encode_statistics(const Statistics& statistics, std::string& out,
+                       std::uint64_t threshold = small_generation_cells_threshold);
 // What encode_statistics keeps of `statistics` (what decoding it gives): the cells normalized,
 // and dropped (not sliced) for the positions it does not slice.
-void as_written(Statistics& statistics);
+void as_written(Statistics& statistics, std::uint64_t threshold = small_generation_cells_threshold);
 // False when the bytes are not such a value for `key40` (truncated, left over, out of order).
 [[nodiscard]] bool decode_statistics(std::string_view bytes, std::uint64_t key40, Statistics& out);
 // Adds `from` into `into` (both sorted; the result too). The sum is sliced where both are.
@@ -136,8 +148,8 @@ class StatisticsCollector {
  public:
   using SummaryOf = std::function<std::expected<GameSummary, Status>(std::uint32_t)>;
 
-  // `slice`: the position may keep slices (it has cells_threshold games or more where it is
-  // counted); otherwise add_game is told not to slice it.
+  // `slice`: the position may keep slices (it has its generation's cells_threshold games or
+  // more where it is counted); otherwise add_game is told not to slice it.
   void request(std::uint32_t game, std::uint64_t key40, bool slice = true) {
     requests_.push_back({game, slice, key40});
   }

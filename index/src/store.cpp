@@ -157,7 +157,7 @@ rocksdb::Status to_rocksdb(const Status& s) {
 // Asks `collector` for the statistics of the popular positions of a bucket's run (sorted by
 // suffix, then game): those with statistics_threshold games or more.
 void request_popular(std::uint32_t bucket, std::span<const positions::Entry> run,
-                     positions::StatisticsCollector& collector) {
+                     std::uint64_t cells_threshold, positions::StatisticsCollector& collector) {
   if (run.size() < positions::statistics_threshold) return;
   for (std::size_t a = 0; a < run.size();) {
     std::size_t b = a;
@@ -165,7 +165,7 @@ void request_popular(std::uint32_t bucket, std::span<const positions::Entry> run
     if (b - a >= positions::statistics_threshold)
       for (std::size_t i = a; i < b; ++i)
         collector.request(run[i].game, positions::key40(bucket, run[a].suffix),
-                          b - a >= positions::cells_threshold);
+                          b - a >= cells_threshold);
     a = b;
   }
 }
@@ -173,12 +173,12 @@ void request_popular(std::uint32_t bucket, std::span<const positions::Entry> run
 // Moves the complete statistics worth keeping into `sealed`, in their stored form (a tenth of
 // the memory of their slices as counted), and forgets `statistics`.
 void seal_statistics(std::map<std::uint64_t, positions::Statistics>& statistics,
-                     std::map<std::uint64_t, std::string>& sealed) {
+                     std::uint64_t cells_threshold, std::map<std::uint64_t, std::string>& sealed) {
   for (auto& [key40, of_key] : statistics) {
     // Summed from inputs and counted from games: the unread ids of both, interleaved.
     std::sort(of_key.unread.begin(), of_key.unread.end());
     if (!of_key.worth_keeping()) continue;
-    positions::encode_statistics(of_key, sealed[key40]);
+    positions::encode_statistics(of_key, sealed[key40], cells_threshold);
   }
   statistics.clear();
 }
@@ -872,7 +872,8 @@ struct Store::Impl {
   // them, and for the others counted from their games (position_stats.h).
   rocksdb::Status merge_part(const Part& part, const std::vector<std::uint32_t>& ids,
                              std::uint32_t id, rocksdb::SstFileWriter& writer,
-                             std::uint64_t& entries, bool with_statistics) const {
+                             std::uint64_t& entries, bool with_statistics,
+                             std::uint64_t cells_threshold) const {
     rocksdb::ReadOptions read;
     read.fill_cache = false;  // each block is read once
     read.readahead_size = 2 << 20;
@@ -918,7 +919,9 @@ struct Store::Impl {
         runs[i]->Next();
       }
       if (with_statistics)
-        if (s = merge_statistics(bucket, folder, inputs, kept, collector, statistics); !s.ok())
+        if (s = merge_statistics(bucket, folder, inputs, kept, cells_threshold, collector,
+                                 statistics);
+            !s.ok())
           return s;
       folded.clear();
       folder.fold(folded);
@@ -930,14 +933,14 @@ struct Store::Impl {
       // statistics of the buckets folded so far (complete then) kept in their stored form.
       if (collector.requests() >= (std::size_t(1) << 18)) {
         if (s = resolve_statistics(collector, statistics); !s.ok()) return s;
-        seal_statistics(statistics, sealed);
+        seal_statistics(statistics, cells_threshold, sealed);
       }
     }
     for (const auto& it : runs)
       if (!it->status().ok()) return it->status();
     if (!with_statistics) return s;
     if (s = resolve_statistics(collector, statistics); !s.ok()) return s;
-    seal_statistics(statistics, sealed);
+    seal_statistics(statistics, cells_threshold, sealed);
     return put_statistics(writer, id, sealed);
   }
 
@@ -969,7 +972,7 @@ struct Store::Impl {
       std::uint32_t bucket, const positions::RunFolder& folder,
       const std::vector<std::size_t>& inputs,
       const std::vector<std::unordered_map<std::uint64_t, std::string>>& kept,
-      positions::StatisticsCollector& collector,
+      std::uint64_t cells_threshold, positions::StatisticsCollector& collector,
       std::map<std::uint64_t, positions::Statistics>& statistics) {
     std::size_t total = 0;
     for (std::size_t r = 0; r < folder.runs(); ++r) total += folder.run(r).size();
@@ -1002,14 +1005,14 @@ struct Store::Impl {
           // A position the new generation slices (by rating band and year) whose input kept
           // no slices (fewer games there, or written by schema 13) is counted from the games:
           // at most cells_threshold of them per input, each walked once for all its positions.
-          const bool sliced_here = games_here >= positions::cells_threshold;
+          const bool sliced_here = games_here >= cells_threshold;
           if (!sliced_here || decoded.all_sliced()) {
             positions::add_statistics(sum, decoded);
             continue;
           }
         }
         for (; first != run.end() && first->suffix == suffix; ++first)
-          collector.request(first->game, key40, games_here >= positions::cells_threshold);
+          collector.request(first->game, key40, games_here >= cells_threshold);
       }
     }
     return rocksdb::Status::OK();
@@ -1034,10 +1037,16 @@ struct Store::Impl {
     TableContent contents[FamilyCount];
     std::uint64_t entries[FamilyCount] = {};
     const std::vector<Part> parts = parts_of(kind);
+    // The new generation's entries are its inputs': its threshold for slices follows.
+    std::uint64_t merged_entries = 0;
+    for (const positions::Generation& g : next.live)
+      if (std::find(ids.begin(), ids.end(), g.id) != ids.end()) merged_entries += g.entries;
+    const std::uint64_t cells_threshold = positions::cells_threshold(merged_entries);
     for (const Part& part : parts)
-      contents[part.family] = [this, &part, &ids, id, &entries,
-                               kind](rocksdb::SstFileWriter& writer) {
-        return merge_part(part, ids, id, writer, entries[part.family], kind == MainLine);
+      contents[part.family] = [this, &part, &ids, id, &entries, kind,
+                               cells_threshold](rocksdb::SstFileWriter& writer) {
+        return merge_part(part, ids, id, writer, entries[part.family], kind == MainLine,
+                          cells_threshold);
       };
     if (Status s = write_tables(contents); !s.is_ok()) return s;
     std::uint64_t total = 0;
@@ -1378,10 +1387,12 @@ Status WriteBatch::commit() {
                                            store.generations_of(Store::Impl::InVariations)};
   // The main line's runs come with the statistics of their popular positions, found in the
   // batch's own summaries and games (position_stats.h); they follow the runs in key order.
-  auto runs = [this](auto begin, auto end, std::uint32_t generation,
-                     bool with_statistics) -> TableContent {
+  const std::uint64_t cells_threshold = positions::cells_threshold(all.size());
+  auto runs = [this, cells_threshold](auto begin, auto end, std::uint32_t generation,
+                                      bool with_statistics) -> TableContent {
     if (begin == end) return {};
-    return [this, begin, end, generation, with_statistics](rocksdb::SstFileWriter& writer) {
+    return [this, begin, end, generation, with_statistics,
+            cells_threshold](rocksdb::SstFileWriter& writer) {
       std::vector<positions::Entry> run;
       std::string encoded;
       positions::StatisticsCollector collector;
@@ -1391,7 +1402,7 @@ Status WriteBatch::commit() {
         run.clear();
         for (; i != end && positions::bucket_of40(i->first) == bucket; ++i)
           run.push_back({positions::suffix_of40(i->first), i->second});
-        if (with_statistics) request_popular(bucket, run, collector);
+        if (with_statistics) request_popular(bucket, run, cells_threshold, collector);
         encoded.clear();
         positions::encode_run(run, encoded);
         s = writer.Put(positions::generation_key(generation, bucket), encoded);
@@ -1404,7 +1415,7 @@ Status WriteBatch::commit() {
           statistics);
       if (!resolved.is_ok()) return to_rocksdb(resolved);
       std::map<std::uint64_t, std::string> sealed;
-      seal_statistics(statistics, sealed);
+      seal_statistics(statistics, cells_threshold, sealed);
       return put_statistics(writer, generation, sealed);
     };
   };
