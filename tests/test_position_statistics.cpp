@@ -44,6 +44,46 @@ MoveTally tally(std::uint16_t raw, std::uint64_t games, std::int64_t wins_minus_
   return t;
 }
 
+// The positions of the first `plies` plies of every `every`th game.
+std::map<pgn::Key, pgn::Position> early_positions(const Store& store, std::uint32_t every,
+                                                  std::size_t plies) {
+  std::map<pgn::Key, pgn::Position> roots;
+  for (std::uint32_t id = 1; id <= store.game_count(); id += every) {
+    auto game = store.game(id);
+    REQUIRE(game);
+    pgn::Position pos = game->start;
+    for (std::size_t ply = 0; ply <= plies && ply <= game->moves.size(); ++ply) {
+      roots.emplace(pgn::repetition_key(pos), pos);
+      if (ply < game->moves.size()) pos.play_or_pass(game->moves[ply].move);
+    }
+  }
+  return roots;
+}
+
+// Imports each list of corpus files into `db`, one import per list, in batches of `batch`.
+void import_each(const fs::path& db, const std::vector<std::vector<std::string>>& imports,
+                 int batch) {
+  const fs::path corpus = fs::path(PGNDB_SHARED_DATA) / "corpus";
+  for (const auto& files : imports) {
+    std::string command = std::string(PGNDB_BINARY) + " import --batch " + std::to_string(batch) +
+                          " --db '" + db.string() + "'";
+    for (const auto& f : files) command += " '" + (corpus / f).string() + "'";
+    const auto r = pgndb::test::run_command(command);
+    INFO(r.out);
+    REQUIRE(r.exit_code == 0);
+  }
+}
+
+// `pgndb verify` finds `db` consistent, having recounted statistics.
+void verify_consistent(const fs::path& db) {
+  const auto r =
+      pgndb::test::run_command(std::string(PGNDB_BINARY) + " verify --db '" + db.string() + "'");
+  INFO(r.out);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("consistent") != std::string::npos);
+  CHECK(r.out.find(" 0 position statistics") == std::string::npos);
+}
+
 }  // namespace
 
 TEST_CASE("statistics values read back as written, and damaged ones are refused") {
@@ -230,37 +270,19 @@ TEST_CASE("statistics sliced by rating band and year add up to what the games gi
 TEST_CASE("trees and counts from the kept statistics are those read game by game, through merges") {
   pgndb::test::TempDir dir;
   const fs::path db = dir.path() / "db";
-  const fs::path corpus = fs::path(PGNDB_SHARED_DATA) / "corpus";
   // Three imports of small batches: each import's batches are merged at its end, and the
   // generations of the imports stay apart until `pgndb compact`.
   const std::vector<std::vector<std::string>> imports = {
       {"Lasker.pgn", "Reti.pgn", "Mecking.pgn"},
       {"PolgarZ.pgn", "Schlechter.pgn"},
       {"Oll.pgn", "Blackburne.pgn", "Lilienthal.pgn"}};
-  for (const auto& files : imports) {
-    std::string command =
-        std::string(PGNDB_BINARY) + " import --batch 300 --db '" + db.string() + "'";
-    for (const auto& f : files) command += " '" + (corpus / f).string() + "'";
-    const auto r = pgndb::test::run_command(command);
-    INFO(r.out);
-    REQUIRE(r.exit_code == 0);
-  }
+  import_each(db, imports, 300);
 
   auto compare = [&](std::size_t least_generations) {
     auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
     REQUIRE(store);
     REQUIRE(store->position_generations() >= least_generations);
-    // The positions of the first 12 plies of every 10th game.
-    std::map<pgn::Key, pgn::Position> roots;
-    for (std::uint32_t id = 1; id <= store->game_count(); id += 10) {
-      auto game = store->game(id);
-      REQUIRE(game);
-      pgn::Position pos = game->start;
-      for (std::size_t ply = 0; ply <= 12 && ply <= game->moves.size(); ++ply) {
-        roots.emplace(pgn::repetition_key(pos), pos);
-        if (ply < game->moves.size()) pos.play_or_pass(game->moves[ply].move);
-      }
-    }
+    const auto roots = early_positions(*store, 10, 12);
     REQUIRE(roots.size() > 1000);
     std::size_t kept = 0, compared = 0;
     for (const auto& [key, root] : roots) {
@@ -280,14 +302,7 @@ TEST_CASE("trees and counts from the kept statistics are those read game by game
   };
   // Each import ended with its own generations merged into one.
   compare(3);
-  auto verify = [&] {
-    const auto r =
-        pgndb::test::run_command(std::string(PGNDB_BINARY) + " verify --db '" + db.string() + "'");
-    INFO(r.out);
-    CHECK(r.exit_code == 0);
-    CHECK(r.out.find("consistent") != std::string::npos);
-    CHECK(r.out.find(" 0 position statistics") == std::string::npos);
-  };
+  auto verify = [&] { verify_consistent(db); };
   verify();
   const auto r =
       pgndb::test::run_command(std::string(PGNDB_BINARY) + " compact --db '" + db.string() + "'");
@@ -300,21 +315,13 @@ TEST_CASE(
     "trees and counts filtered by rating and years from the slices are those a search gives") {
   pgndb::test::TempDir dir;
   const fs::path db = dir.path() / "db";
-  const fs::path corpus = fs::path(PGNDB_SHARED_DATA) / "corpus";
   // 29,000 games in three imports of batches of 500: the batches slice nothing (no position
   // has cells_threshold games in one), the tier merges and each import's last merge count the
   // slices of their popular positions from the games, and `pgndb compact` adds the imports'.
   const std::vector<std::vector<std::string>> imports = {{"Shirov.pgn", "Andreikin.pgn"},
                                                          {"Mamedyarov.pgn", "Bacrot.pgn"},
                                                          {"Jobava.pgn", "Svidler.pgn"}};
-  for (const auto& files : imports) {
-    std::string command =
-        std::string(PGNDB_BINARY) + " import --batch 500 --db '" + db.string() + "'";
-    for (const auto& f : files) command += " '" + (corpus / f).string() + "'";
-    const auto r = pgndb::test::run_command(command);
-    INFO(r.out);
-    REQUIRE(r.exit_code == 0);
-  }
+  import_each(db, imports, 500);
   struct Narrowing {
     unsigned min_elo, max_elo;
     std::optional<pgndb::query::NumberRange> date;
@@ -336,17 +343,7 @@ TEST_CASE(
   auto compare = [&] {
     auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
     REQUIRE(store);
-    // The positions of the first 4 plies of every 150th game.
-    std::map<pgn::Key, pgn::Position> roots;
-    for (std::uint32_t id = 1; id <= store->game_count(); id += 150) {
-      auto game = store->game(id);
-      REQUIRE(game);
-      pgn::Position pos = game->start;
-      for (std::size_t ply = 0; ply <= 4 && ply <= game->moves.size(); ++ply) {
-        roots.emplace(pgn::repetition_key(pos), pos);
-        if (ply < game->moves.size()) pos.play_or_pass(game->moves[ply].move);
-      }
-    }
+    const auto roots = early_positions(*store, 150, 4);
     std::size_t answered_by_slices = 0;
     for (const auto& [key, root] : roots) {
       for (const Narrowing& n : narrowings) {
@@ -380,13 +377,7 @@ TEST_CASE(
     CHECK(statistics->other_games.size() < kept);
   };
   compare();
-  auto verify = [&] {
-    const auto r =
-        pgndb::test::run_command(std::string(PGNDB_BINARY) + " verify --db '" + db.string() + "'");
-    INFO(r.out);
-    CHECK(r.exit_code == 0);
-    CHECK(r.out.find("consistent") != std::string::npos);
-  };
+  auto verify = [&] { verify_consistent(db); };
   verify();
   const auto r =
       pgndb::test::run_command(std::string(PGNDB_BINARY) + " compact --db '" + db.string() + "'");
