@@ -241,6 +241,11 @@ void encode_statistics(const Statistics& statistics, std::string& out, std::uint
     previous = id;
   }
   for (const KeyStatistics& k : statistics.keys) {
+    // Copied only for a position that may keep its slices (normalized for writing).
+    if (!k.sliced || k.games() < threshold) {
+      bytes::put_varint(out, 0);
+      continue;
+    }
     KeyStatistics normalized = k;
     if (!slice_as_written(normalized, threshold)) {
       bytes::put_varint(out, 0);

@@ -1818,8 +1818,9 @@ std::expected<PositionStatistics, Status> Store::position_statistics(
   std::unordered_map<std::uint16_t, MoveTally> by_move;
   positions::Statistics kept;
   std::string value;
+  // A floor of N (a multiple of 100) is the band of a game whose lower rating is N.
   const unsigned min_band =
-      slice.min_elo ? 1 + std::min(slice.min_elo / 100, positions::top_band - 1) : 0;
+      slice.min_elo ? positions::rating_band(slice.min_elo, slice.min_elo) : 0;
   for (const positions::Generation& g : generations.live) {
     rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[family],
                                        positions::statistics_key(g.id, key40), &value);

@@ -89,15 +89,14 @@ std::expected<std::vector<TreeRow>, Status> opening_tree(const index::Store& sto
   };
   OpeningWalk walk(key);
   std::vector<std::pair<std::uint32_t, GameSummary>> to_read;  // found in the games themselves
-  // The games a search did not select (the position statistics' other games) are checked
-  // against the slice.
+  // The position statistics' other games are checked against the slice on their facts, before
+  // any summary is read (below).
   std::optional<index::StatisticsSlice> slice;
   if (options.use_statistics) slice = filters.statistics_slice();
   const index::FactsFilter slice_filter = slice ? slice->filter() : index::FactsFilter{};
   // Counts the games `ids` (ascending) from their summaries, or notes them to be read.
   auto tally = [&](const std::vector<std::uint32_t>& ids) {
     return store.for_each_summary(ids, [&](std::uint32_t id, const GameSummary& summary) {
-      if (slice && !slice_filter.passes(summary.facts())) return;
       pgn::Move move;
       switch (walk.find(summary, move)) {
         case OpeningWalk::Outcome::Found: count(move, summary); break;
