@@ -5,8 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
+#include "bytes.h"
 #include "fact_group.h"
 #include "position_runs.h"
 
@@ -90,5 +92,11 @@ constexpr std::uint32_t group_size_of(int f) { return family_table[f].group; }
 constexpr Family position_family(std::uint32_t bucket) {
   return bucket < positions::bucket_count / 2 ? Positions : PositionsUpper;
 }
+
+// The key of a game in a family keyed by game, or of a group by its first game: the id, 4 bytes
+// big-endian, so that key order is id order and a batch's keys follow every earlier batch's.
+inline std::string game_key(std::uint32_t id) { return bytes::big_endian32(id); }
+// The id a key of such a family starts with (`key` holds 4 bytes or more).
+inline std::uint32_t game_of_key(std::string_view key) { return bytes::read_big_endian32(key); }
 
 }  // namespace pgndb::index

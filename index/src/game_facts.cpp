@@ -5,10 +5,10 @@
 #include <charconv>
 
 #include "bytes.h"
+#include "metadata_keys.h"
 #include "move_index.h"
 #include "pgn/game.h"
 #include "pgndb/index/game_codec.h"
-#include "pgndb/index/metadata_keys.h"
 #include "pgndb/index/names.h"
 #include "pgndb/index/prepared_game.h"
 #include "position_runs.h"
@@ -59,7 +59,7 @@ std::vector<std::string> metadata_keys(const pgn::GameRecord& game) {
   name(Event, "Event", "");
   name(Site, "Site", "");
   DateParts date;
-  if (parse_date(tag(game, "Date"), date) && date.year > 0) keys.push_back(date_key(date));
+  if (parse_date(tag(game, "Date"), date) && date.year > 0) keys.push_back(date_value(date));
   const std::string_view eco = tag(game, "ECO");
   const auto digit = [](char c) { return c >= '0' && c <= '9'; };
   if (eco.size() == 3 && eco[0] >= 'A' && eco[0] <= 'E' && digit(eco[1]) && digit(eco[2]))

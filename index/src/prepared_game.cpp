@@ -2,51 +2,18 @@
 #include "pgn/game_result.h"
 
 #include "bytes.h"
+#include "metadata_keys.h"
 
 #include <charconv>
+#include <optional>
 
 #include "pgn/game.h"
 #include "pgn/text.h"
 #include "pgndb/index/game_codec.h"
 #include "pgndb/index/game_summary.h"
-#include "pgndb/index/metadata_keys.h"
 #include "pgndb/index/names.h"
 
 namespace pgndb::index {
-
-namespace metadata {
-
-bool parse_date(std::string_view text, DateParts& parts) {
-  // yyyy.mm.dd, each part digits or question marks.
-  if (text.size() != 10 || text[4] != '.' || text[7] != '.') return false;
-  auto part = [&](std::size_t at, std::size_t length, unsigned& value) {
-    std::string_view s = text.substr(at, length);
-    if (s.find_first_not_of('?') == std::string_view::npos) return value = 0, true;
-    auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value);
-    return error == std::errc() && end == s.data() + s.size();
-  };
-  return part(0, 4, parts.year) && part(5, 2, parts.month) && part(8, 2, parts.day) &&
-         parts.month <= 12 && parts.day <= 31;
-}
-
-std::string date_key(const DateParts& parts) {
-  std::string key(1, char(Date));
-  put16(key, parts.year);
-  key += char(parts.month);
-  key += char(parts.day);
-  return key;
-}
-
-std::string date_text(std::string_view key) {
-  const unsigned year = (unsigned(std::uint8_t(key[1])) << 8) | std::uint8_t(key[2]);
-  auto two = [](unsigned v) {
-    return v ? std::string{char('0' + v / 10), char('0' + v % 10)} : std::string("??");
-  };
-  return pgn::cat(year / 1000, year / 100 % 10, year / 10 % 10, year % 10, '.',
-                  two(std::uint8_t(key[3])), '.', two(std::uint8_t(key[4])));
-}
-
-}  // namespace metadata
 
 namespace {
 
@@ -92,26 +59,21 @@ std::uint16_t rating(const pgn::GameRecord& game, std::string_view tag) {
 
 void add_metadata(const pgn::GameRecord& game, std::vector<std::string>& keys) {
   using namespace metadata;
-  auto named = [&](Dimension d, std::string_view value) -> std::string* {
-    if (!known(value)) return nullptr;
-    std::string key(1, char(d));
-    key += normalize_name(value);
-    key += '\0';
-    keys.push_back(std::move(key));
-    return &keys.back();
+  const auto name = [&](std::string_view tag) {
+    const std::string_view value = tag_or_empty(game, tag);
+    return known(value) ? std::optional<std::string>(normalize_name(value)) : std::nullopt;
   };
-  if (std::string* k = named(Player, tag_or_empty(game, "White"))) *k += char(0);
-  if (std::string* k = named(Player, tag_or_empty(game, "Black"))) *k += char(1);
-  named(Event, tag_or_empty(game, "Event"));
-  named(Site, tag_or_empty(game, "Site"));
+  if (auto white = name("White")) keys.push_back(player_value(*white, 0));
+  if (auto black = name("Black")) keys.push_back(player_value(*black, 1));
+  if (auto event = name("Event")) keys.push_back(name_value(Event, *event));
+  if (auto site = name("Site")) keys.push_back(name_value(Site, *site));
 
   DateParts date;
-  if (parse_date(tag_or_empty(game, "Date"), date) && date.year > 0) keys.push_back(date_key(date));
+  if (parse_date(tag_or_empty(game, "Date"), date) && date.year > 0)
+    keys.push_back(date_value(date));
 
-  const std::string_view eco = tag_or_empty(game, "ECO");
-  if (eco.size() == 3 && eco[0] >= 'A' && eco[0] <= 'E' && std::isdigit(std::uint8_t(eco[1])) &&
-      std::isdigit(std::uint8_t(eco[2])))
-    keys.push_back(std::string(1, char(Eco)) + std::string(eco));
+  if (const std::string_view eco = tag_or_empty(game, "ECO"); is_eco_code(eco))
+    keys.push_back(eco_value(eco));
 }
 
 // A comment with something beside the commands programs write into every move (clock, time

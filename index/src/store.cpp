@@ -31,12 +31,12 @@
 #include "fact_group.h"
 #include "game_facts.h"
 #include "log_file.h"
+#include "metadata_keys.h"
 #include "name_index.h"
 #include "pgn/game.h"
 #include "pgn/text.h"
 #include "pgndb/index/game_codec.h"
 #include "pgndb/index/game_summary.h"
-#include "pgndb/index/metadata_keys.h"
 #include "pgndb/index/names.h"
 #include "position_generations.h"
 #include "position_runs.h"
@@ -237,7 +237,7 @@ class SummaryReader {
         }
       }
     } else {
-      it_->SeekForPrev(bytes::big_endian32(id));
+      it_->SeekForPrev(game_key(id));
     }
     entries_.clear();
     if (!it_->Valid())
@@ -252,7 +252,7 @@ class SummaryReader {
     }
     return Status::ok();
   }
-  std::uint32_t group_start() const { return bytes::read_big_endian32(it_->key().ToStringView()); }
+  std::uint32_t group_start() const { return game_of_key(it_->key().ToStringView()); }
 
   std::unique_ptr<rocksdb::Iterator> it_;
   std::uint32_t first_ = 0;  // the id of entries_[0]
@@ -289,9 +289,9 @@ class FactsReader {
     // group's first, one step away; any other is a seek.
     if (group_.size() > 0 && id == first_ + group_.size()) {
       it_->Next();
-      if (!(it_->Valid() && group_start() == id)) it_->SeekForPrev(bytes::big_endian32(id));
+      if (!(it_->Valid() && group_start() == id)) it_->SeekForPrev(game_key(id));
     } else {
-      it_->SeekForPrev(bytes::big_endian32(id));
+      it_->SeekForPrev(game_key(id));
     }
     group_ = {};
     if (!it_->Valid())
@@ -305,7 +305,7 @@ class FactsReader {
     group_ = *group;
     return Status::ok();
   }
-  std::uint32_t group_start() const { return bytes::read_big_endian32(it_->key().ToStringView()); }
+  std::uint32_t group_start() const { return game_of_key(it_->key().ToStringView()); }
 
   std::unique_ptr<rocksdb::Iterator> it_;
   std::uint32_t first_ = 0;  // the id of the group's first game
@@ -697,7 +697,7 @@ struct Store::Impl {
           if (group.size() < facts::group_capacity(first) && id != games) continue;
           value.clear();
           facts::encode_group(group, value);
-          s = writer.Put(bytes::big_endian32(first), value);
+          s = writer.Put(game_key(first), value);
           group.clear();
         }
         return s;
@@ -760,14 +760,14 @@ struct Store::Impl {
       std::unique_ptr<rocksdb::Iterator> it(
           db->NewIterator(bulk_read_options(), families[Metadata]));
       const std::string prefix(1, dimension);
-      const std::size_t value_size = 1 + postings::value_size(dimension);
+      const std::size_t value_size = 1 + metadata::value_size(dimension);
       for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
         const std::string_view key = it->key().ToStringView();
         if (key.size() != value_size + 4)
           return Status::error(
               Status::Code::Corruption,
               pgn::cat("metadata damaged: a key of ", dimension, " of ", key.size(), " bytes"));
-        const std::uint32_t id = bytes::read_big_endian32(key.substr(value_size));
+        const std::uint32_t id = *metadata::game_id_of(key);
         std::string list_key = postings::key(key.substr(0, value_size), postings::block_of(id));
         if (lists.empty() || lists.back().first != list_key)
           lists.emplace_back(std::move(list_key), std::vector<std::uint32_t>());
@@ -890,7 +890,7 @@ struct Store::Impl {
     bool damaged = false;
     auto bucket_at = [&](std::size_t i) -> std::optional<std::uint32_t> {
       const auto& it = runs[i];
-      if (!it->Valid() || !it->key().starts_with(bytes::big_endian32(ids[i]))) return {};
+      if (!it->Valid() || !it->key().starts_with(game_key(ids[i]))) return {};
       if (positions::is_statistics_key(it->key().ToStringView())) return {};
       auto key = positions::parse_generation_key(it->key().ToStringView());
       if (!key) damaged = true;
@@ -1186,8 +1186,7 @@ struct Store::Impl {
   // The stored bytes of game `id`.
   std::expected<std::string, Status> read_game(std::uint32_t id) const {
     std::string value;
-    rocksdb::Status s =
-        db->Get(rocksdb::ReadOptions(), families[Games], bytes::big_endian32(id), &value);
+    rocksdb::Status s = db->Get(rocksdb::ReadOptions(), families[Games], game_key(id), &value);
     if (!s.ok()) return std::unexpected(from_rocksdb(s, pgn::cat("reading game ", id)));
     return value;
   }
@@ -1213,11 +1212,9 @@ struct Store::Impl {
   std::expected<std::vector<std::string_view>, Status> new_names(const Values& values) const {
     std::vector<std::string_view> names;
     for (const auto* value : values) {
-      std::string_view name = value->first;
-      const char d = name.empty() ? 0 : name[0];
-      if (d != metadata::Player && d != metadata::Event && d != metadata::Site) continue;
-      if (d == metadata::Player && name.size() > 2) name.remove_suffix(1);  // the colour
-      if (names.empty() || names.back() != name) names.push_back(name);
+      const auto name = metadata::stored_name(value->first);
+      if (!name) continue;
+      if (names.empty() || names.back() != *name) names.push_back(*name);
     }
     std::vector<rocksdb::Slice> keys(names.begin(), names.end());
     std::vector<rocksdb::PinnableSlice> found(names.size());
@@ -1287,7 +1284,7 @@ WriteBatch::~WriteBatch() = default;
 
 std::uint32_t WriteBatch::add_game(const PreparedGame& game, std::uint32_t duplicate_of) {
   const std::uint32_t id = impl_->next_game++;
-  const std::string id_key = bytes::big_endian32(id);
+  const std::string id_key = game_key(id);
   auto& rows = impl_->rows;
   impl_->games.add(game.encoded);
   impl_->summaries.add(game.summary);
@@ -1336,7 +1333,7 @@ Status WriteBatch::commit() {
       std::uint32_t id = impl_->first_game();
       rocksdb::Status s;
       for (std::size_t i = 0; s.ok() && i < games.size(); ++i)
-        s = writer.Put(bytes::big_endian32(id++), games[i]);
+        s = writer.Put(game_key(id++), games[i]);
       return s;
     };
     contents[Summaries] = [this](rocksdb::SstFileWriter& writer) {
@@ -1351,7 +1348,7 @@ Status WriteBatch::commit() {
         value.clear();
         do bytes::put_string(value, summaries[i++]);
         while (++id % summary_group != 0 && i < summaries.size());
-        s = writer.Put(bytes::big_endian32(first), value);
+        s = writer.Put(game_key(first), value);
       }
       return s;
     };
@@ -1366,7 +1363,7 @@ Status WriteBatch::commit() {
         const std::size_t n = std::min(facts.size() - i, facts::group_capacity(first));
         value.clear();
         facts::encode_group(std::span(facts).subspan(i, n), value);
-        s = writer.Put(bytes::big_endian32(first), value);
+        s = writer.Put(game_key(first), value);
         i += n;
         id += std::uint32_t(n);
       }
@@ -1476,7 +1473,7 @@ Status WriteBatch::commit() {
         const std::size_t id_at = key.size();
         for (std::uint32_t id : value->second) {
           key.resize(id_at);
-          bytes::put_big_endian32(key, id);
+          metadata::append_game_id(key, id);
           if (s = writer.Put(key, {}); !s.ok()) return s;
         }
       }
@@ -1633,13 +1630,13 @@ Status Store::find_fingerprints(const std::vector<std::uint64_t>& fingerprints,
 }
 
 std::expected<std::uint32_t, Status> Store::duplicate_of(std::uint32_t id) const {
-  return impl_->read_number(Duplicates, bytes::big_endian32(id), "a duplicate record");
+  return impl_->read_number(Duplicates, game_key(id), "a duplicate record");
 }
 
 std::expected<Reject, Status> Store::reject(std::uint32_t id) const {
   std::string value;
-  rocksdb::Status s = impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Rejects],
-                                     bytes::big_endian32(id), &value);
+  rocksdb::Status s =
+      impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Rejects], game_key(id), &value);
   if (!s.ok()) return std::unexpected(from_rocksdb(s, pgn::cat("reading reject ", id)));
   Reject r;
   bytes::Reader in(value);
@@ -1707,15 +1704,15 @@ Status Store::settle() {
   // every command 90 ms slower. Only this import's ids: the work follows what was imported.
   rocksdb::ColumnFamilyMetaData games_files;
   db.GetColumnFamilyMetaData(impl_->families[Games], &games_files);
-  const std::string first_key = bytes::big_endian32(impl_->first_new_game);
+  const std::string first_key = game_key(impl_->first_new_game);
   const auto written =
       std::count_if(games_files.levels.back().files.begin(), games_files.levels.back().files.end(),
                     [&](const rocksdb::SstFileMetaData& f) { return f.smallestkey >= first_key; });
   // Fewer than 32 files (an import of up to 600,000 games) are left as they are: rewriting the
   // corpus's 12 took a second, opening them takes a few milliseconds.
   if (impl_->games >= impl_->first_new_game && written >= 32) {
-    const std::string from = bytes::big_endian32(impl_->first_new_game);
-    const std::string to = bytes::big_endian32(impl_->games);
+    const std::string from = game_key(impl_->first_new_game);
+    const std::string to = game_key(impl_->games);
     const rocksdb::Slice begin(from), end(to);
     rocksdb::CompactRangeOptions options;
     options.exclusive_manual_compaction = false;
@@ -1725,7 +1722,7 @@ Status Store::settle() {
       // Groups are keyed by their first id: from the group holding the import's first game
       // (a batch's groups start at the batch's first id; the range may take in one more).
       const std::uint32_t group = group_size_of(f);
-      const std::string group_start = bytes::big_endian32(impl_->first_new_game / group * group);
+      const std::string group_start = game_key(impl_->first_new_game / group * group);
       const rocksdb::Slice group_begin(group_start);
       rocksdb::Status s = db.CompactRange(options, impl_->families[f], &group_begin, &end);
       if (!s.ok()) return from_rocksdb(s, "compacting the games");
@@ -1875,10 +1872,10 @@ std::expected<std::vector<std::uint32_t>, Status> games_with_keys(rocksdb::DB& d
   std::vector<std::uint32_t> ids;
   std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(rocksdb::ReadOptions(), cf));
   for (it->Seek(from); it->Valid() && it->key().ToStringView() < to; it->Next()) {
-    const std::string_view key = it->key().ToStringView();
-    if (key.size() < 5)
+    const auto id = metadata::game_id_of(it->key().ToStringView());
+    if (!id)
       return std::unexpected(Status::error(Status::Code::Corruption, "metadata index damaged"));
-    ids.push_back(bytes::read_big_endian32(key.substr(key.size() - 4)));
+    ids.push_back(*id);
   }
   if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading metadata"));
   // One value's games come in id order; several values' games are merged here.
@@ -1912,7 +1909,7 @@ std::expected<std::vector<std::uint32_t>, Status> games_posted(rocksdb::DB& db,
   return ids;
 }
 
-char dimension_byte(Store::NameDimension d) {
+metadata::Dimension dimension_of(Store::NameDimension d) {
   switch (d) {
     case Store::NameDimension::Player: return metadata::Player;
     case Store::NameDimension::Event: return metadata::Event;
@@ -1925,28 +1922,23 @@ char dimension_byte(Store::NameDimension d) {
 
 std::expected<std::vector<std::uint32_t>, Status> Store::games_dated(std::uint32_t low,
                                                                      std::uint32_t high) const {
-  // The date's bytes in its key: year (2 bytes), month, day, as metadata_keys.h says.
-  const std::string from = char(metadata::Date) + bytes::big_endian32(low);
-  const std::string to = char(metadata::Date) + bytes::big_endian32(high);
   if (low > high) return std::vector<std::uint32_t>();
-  return games_posted(*impl_->db, impl_->families[Postings], from, to);
+  return games_posted(*impl_->db, impl_->families[Postings], metadata::date_value(low),
+                      metadata::date_value(high));
 }
 
 std::expected<std::vector<std::uint32_t>, Status> Store::games_with_eco(std::string_view from,
                                                                         std::string_view to) const {
   if (to < from) return std::vector<std::uint32_t>();
-  return games_posted(*impl_->db, impl_->families[Postings],
-                      char(metadata::Eco) + std::string(from),
-                      char(metadata::Eco) + std::string(to));
+  return games_posted(*impl_->db, impl_->families[Postings], metadata::eco_value(from),
+                      metadata::eco_value(to));
 }
 
 std::expected<std::vector<std::uint32_t>, Status> Store::games_named(NameDimension dimension,
                                                                      std::string_view name,
                                                                      int colour) const {
-  // dimension, name, 0, then for a player the colour: one colour's keys, or both's.
-  std::string prefix = char(dimension_byte(dimension)) + std::string(name);
-  prefix += '\0';
-  if (dimension == NameDimension::Player && colour >= 0) prefix += char(colour);
+  // One colour's keys of a player, or both's.
+  const std::string prefix = metadata::name_prefix(dimension_of(dimension), name, colour);
   return games_with_keys(*impl_->db, impl_->families[Metadata], prefix,
                          metadata::past_value(prefix));
 }
@@ -1994,20 +1986,19 @@ Status Store::select_facts(const std::vector<std::uint32_t>& ids, const FactsFil
 
 std::expected<std::shared_ptr<const PackedStrings>, Status> Store::name_values(
     NameDimension dimension) const {
-  const char byte = dimension_byte(dimension);
+  const char byte = dimension_of(dimension);
   std::lock_guard lock(impl_->names_mutex);
   if (auto cached = impl_->names.find(byte); cached != impl_->names.end()) return cached->second;
   auto values = std::make_shared<PackedStrings>();
   rocksdb::ReadOptions read;
   read.readahead_size = 1 << 20;  // the dimension's names are read at once, in order
   std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(read, impl_->families[Names]));
-  // A key of the names family: the dimension byte, the name, 0.
+  // The keys of the names family are name values, a dimension's together.
   const std::string prefix(1, byte);
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
-    const std::string_view key = it->key().ToStringView();
-    if (key.size() < 2 || key.back() != '\0')
-      return std::unexpected(Status::error(Status::Code::Corruption, "names damaged"));
-    values->add(key.substr(1, key.size() - 2));
+    const auto name = metadata::name_of(it->key().ToStringView());
+    if (!name) return std::unexpected(Status::error(Status::Code::Corruption, "names damaged"));
+    values->add(*name);
   }
   if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading names"));
   impl_->names.emplace(byte, values);
@@ -2034,7 +2025,7 @@ std::expected<std::vector<std::string>, Status> Store::names_containing(
     for (std::size_t i = 0; i < 8; ++i) spread.push_back(fragments[i * (fragments.size() - 1) / 7]);
     fragments = std::move(spread);
   }
-  const char byte = dimension_byte(dimension);
+  const char byte = dimension_of(dimension);
   std::vector<std::string> keys;
   for (std::string_view fragment : fragments)
     keys.push_back(name_index::fragment_key(byte, fragment));

@@ -3,19 +3,11 @@
 #include <algorithm>
 #include <utility>
 
-#include "pgndb/index/metadata_keys.h"
+#include "metadata_keys.h"
 
 namespace pgndb::index::postings {
 
-bool holds(char dimension) { return value_size(dimension) > 0; }
-
-std::size_t value_size(char dimension) {
-  switch (dimension) {
-    case metadata::Date: return 4;
-    case metadata::Eco: return 3;
-    default: return 0;
-  }
-}
+bool holds(char dimension) { return metadata::value_size(dimension) > 0; }
 
 std::string key(std::string_view value_key, std::uint32_t block) {
   std::string out(value_key);
@@ -26,7 +18,7 @@ std::string key(std::string_view value_key, std::uint32_t block) {
 
 std::optional<Key> parse_key(std::string_view key) {
   if (key.empty()) return std::nullopt;
-  const std::size_t size = value_size(key[0]);
+  const std::size_t size = metadata::value_size(key[0]);
   if (size == 0 || key.size() != 1 + size + block_key_size) return std::nullopt;
   const auto high = std::uint8_t(key[1 + size]), low = std::uint8_t(key[2 + size]);
   return Key{key.substr(0, 1 + size), std::uint32_t(high) << 8 | low};

@@ -29,9 +29,6 @@ inline std::uint32_t block_of(std::uint32_t id) { return id >> block_bits; }
 
 // Whether a metadata dimension (metadata_keys.h) is kept here rather than a key per game.
 bool holds(char dimension);
-// The bytes of a value of `dimension` (3 for ECO, 4 for a date); 0 for another dimension.
-std::size_t value_size(char dimension);
-
 // The key of the games of block `block` whose value is `value_key` (the dimension byte and the
 // value, as metadata_keys.h writes it without the game id).
 std::string key(std::string_view value_key, std::uint32_t block);
