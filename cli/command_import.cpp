@@ -103,6 +103,11 @@ int run_import(const po::variables_map& vm) {
   const bool show_progress =
       progress_mode == "always" || (progress_mode == "auto" && isatty(STDERR_FILENO));
 
+  if (const auto batch = vm["batch"].as<std::size_t>();
+      batch == 0 || batch > index::WriteBatch::max_games) {
+    std::cerr << "pgndb import: --batch must be 1 to " << index::WriteBatch::max_games << '\n';
+    return Usage;
+  }
   index::ImportOptions options;
   options.threads = vm["threads"].as<unsigned>();
   options.batch_games = vm["batch"].as<std::size_t>();

@@ -336,7 +336,8 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
   // Fingerprints of the games in batches not yet committed (the store knows the others): the
   // one filling and the one being committed.
   FingerprintTable uncommitted, in_commit;
-  const std::size_t batch_games = std::max<std::size_t>(1, options.batch_games);
+  const std::size_t batch_games =
+      std::clamp<std::size_t>(options.batch_games, 1, WriteBatch::max_games);
   std::size_t handled = 0;        // games of the batch, stored or not
   bool stored_ids_valid = false;  // see the loop below
   auto finish_commit = [&]() -> Status {

@@ -419,8 +419,23 @@ std::string encode_reject(const Reject& r) {
 // It replaced std::sort, which took most of a batch's commit time; 10-bit digits scatter into
 // 1024 places, which the caches follow better than the 65536 of 16-bit ones (30% faster on a
 // batch of the corpus, though a pass more).
-void sort_by_key(std::vector<std::pair<std::uint64_t, std::uint32_t>>& entries,
-                 std::vector<std::pair<std::uint64_t, std::uint32_t>>& scratch) {
+// A position entry of a batch: the top 40 bits of the key over the game's place in the batch
+// (batch_game_bits: a batch holds at most WriteBatch::max_games), so that ordering the numbers
+// orders by key, then game, and an entry takes 8 bytes: two buffers of them (the entries and
+// the sort's) are the largest part of a batch.
+constexpr int batch_game_bits = 24;
+static_assert(WriteBatch::max_games < (std::size_t(1) << batch_game_bits));
+std::uint64_t batch_entry(std::uint64_t key40, std::uint32_t place) {
+  return key40 << batch_game_bits | place;
+}
+std::uint64_t key40_of_entry(std::uint64_t entry) { return entry >> batch_game_bits; }
+std::uint32_t place_of_entry(std::uint64_t entry) {
+  return std::uint32_t(entry) & ((std::uint32_t(1) << batch_game_bits) - 1);
+}
+
+// Sorts a batch's entries by key: a radix sort of the key's 40 bits, stable, so that the games
+// of a key stay in the order they were added (ascending).
+void sort_by_key(std::vector<std::uint64_t>& entries, std::vector<std::uint64_t>& scratch) {
   // Both buffers keep the larger capacity: they swap roles, and the batch that reuses them
   // should find room for its entries without growing (and page-faulting) again.
   scratch.reserve(entries.capacity());
@@ -429,11 +444,11 @@ void sort_by_key(std::vector<std::pair<std::uint64_t, std::uint32_t>>& entries,
   auto* from = &entries;
   auto* to = &scratch;
   constexpr std::uint64_t mask = (1 << 10) - 1;
-  for (int shift = 0; shift < 40; shift += 10) {
+  for (int shift = batch_game_bits; shift < 64; shift += 10) {
     counts.assign(std::size_t(mask) + 2, 0);
-    for (const auto& e : *from) ++counts[((e.first >> shift) & mask) + 1];
+    for (const std::uint64_t e : *from) ++counts[((e >> shift) & mask) + 1];
     for (std::size_t i = 1; i < counts.size(); ++i) counts[i] += counts[i - 1];
-    for (const auto& e : *from) (*to)[counts[(e.first >> shift) & mask]++] = e;
+    for (const std::uint64_t e : *from) (*to)[counts[(e >> shift) & mask]++] = e;
     std::swap(from, to);
   }
   // An even number of passes: the sorted entries ended where they started.
@@ -1237,11 +1252,11 @@ struct WriteBatch::Impl {
   // Rows of each column family; written as table files at commit (Store::Impl::ingest).
   std::vector<Row> rows[FamilyCount];
   std::uint32_t next_game = 1, next_reject = 1;  // ids the next additions get
-  // Position entries of this batch's games in game order: (the top 40 bits of the key, game id).
-  // Sorted at commit into one run per bucket touched.
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> positions, sort_scratch;
+  // Position entries of this batch's games in game order (batch_entry). Sorted at commit into
+  // one run per bucket touched.
+  std::vector<std::uint64_t> positions, sort_scratch;
   // The same for the positions inside variations, in their own family.
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> variation_positions;
+  std::vector<std::uint64_t> variation_positions;
   // The encoded games of the batch one after another, and where each ends (the first has id
   // first_game()). Copied rather than moved in: the strings a worker allocated go back to it.
   PackedStrings games, summaries;
@@ -1284,14 +1299,16 @@ WriteBatch::~WriteBatch() = default;
 
 std::uint32_t WriteBatch::add_game(const PreparedGame& game, std::uint32_t duplicate_of) {
   const std::uint32_t id = impl_->next_game++;
+  const auto place = std::uint32_t(impl_->games.size());
   const std::string id_key = game_key(id);
   auto& rows = impl_->rows;
   impl_->games.add(game.encoded);
   impl_->summaries.add(game.summary);
   impl_->facts.push_back(game.facts);
-  for (pgn::Key key : game.positions) impl_->positions.emplace_back(positions::key40_of(key), id);
+  for (pgn::Key key : game.positions)
+    impl_->positions.push_back(batch_entry(positions::key40_of(key), place));
   for (pgn::Key key : game.variation_positions)
-    impl_->variation_positions.emplace_back(positions::key40_of(key), id);
+    impl_->variation_positions.push_back(batch_entry(positions::key40_of(key), place));
   for_each_metadata_key(game.metadata, [&](std::string_view key) {
     auto value = impl_->metadata.find(key);
     if (value == impl_->metadata.end())
@@ -1377,8 +1394,8 @@ Status WriteBatch::commit() {
   auto& all = impl_->positions;
   sort_by_key(all, impl_->sort_scratch);
   all.erase(std::unique(all.begin(), all.end()), all.end());
-  const auto upper_half = std::partition_point(all.begin(), all.end(), [](const auto& e) {
-    return position_family(positions::bucket_of40(e.first)) == Positions;
+  const auto upper_half = std::partition_point(all.begin(), all.end(), [](std::uint64_t e) {
+    return position_family(positions::bucket_of40(key40_of_entry(e))) == Positions;
   });
   positions::Generations generations[2] = {store.generations_of(Store::Impl::MainLine),
                                            store.generations_of(Store::Impl::InVariations)};
@@ -1394,18 +1411,18 @@ Status WriteBatch::commit() {
       std::string encoded;
       positions::StatisticsCollector collector;
       rocksdb::Status s;
+      const std::uint32_t first = impl_->first_game();
       for (auto i = begin; s.ok() && i != end;) {
-        const std::uint32_t bucket = positions::bucket_of40(i->first);
+        const std::uint32_t bucket = positions::bucket_of40(key40_of_entry(*i));
         run.clear();
-        for (; i != end && positions::bucket_of40(i->first) == bucket; ++i)
-          run.push_back({positions::suffix_of40(i->first), i->second});
+        for (; i != end && positions::bucket_of40(key40_of_entry(*i)) == bucket; ++i)
+          run.push_back({positions::suffix_of40(key40_of_entry(*i)), first + place_of_entry(*i)});
         if (with_statistics) request_popular(bucket, run, cells_threshold, collector);
         encoded.clear();
         positions::encode_run(run, encoded);
         s = writer.Put(positions::generation_key(generation, bucket), encoded);
       }
       if (!s.ok() || collector.requests() == 0) return s;
-      const std::uint32_t first = impl_->first_game();
       std::map<std::uint64_t, positions::Statistics> statistics;
       Status resolved = collector.resolve(
           [&](std::uint32_t id) { return decode_summary(impl_->summaries[id - first]); },
@@ -1417,7 +1434,7 @@ Status WriteBatch::commit() {
     };
   };
   auto& in_variations = impl_->variation_positions;
-  std::sort(in_variations.begin(), in_variations.end());
+  sort_by_key(in_variations, impl_->sort_scratch);
   in_variations.erase(std::unique(in_variations.begin(), in_variations.end()), in_variations.end());
   auto& counters = impl_->rows[Default];
   for (int kind : {Store::Impl::MainLine, Store::Impl::InVariations}) {

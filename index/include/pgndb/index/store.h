@@ -94,6 +94,10 @@ class WriteBatch {
   WriteBatch(WriteBatch&&) noexcept;
   WriteBatch& operator=(WriteBatch&&) noexcept;
 
+  // The most games a batch holds (a game's place in its batch is 24 bits of each position
+  // entry; a million games take about 2 GB).
+  static constexpr std::size_t max_games = 1'000'000;
+
   // Adds a prepared game; returns the id it will have. `duplicate_of` is the id of the game it
   // duplicates (0: none); a duplicate is stored and indexed like any game, and marked as such.
   // What the batch keeps is copied: the game's memory stays the caller's, to be freed on the
