@@ -77,7 +77,11 @@ struct Cell {
   std::uint8_t band = 0;
   std::uint16_t year = 0;
   MoveTally tally;  // its move is the cell's
-  auto order() const { return std::tuple(tally.move.raw(), band, year); }
+  // Move, band, year, as one number: cells are sorted by it often (each time a position's
+  // vector of them fills), and one comparison of integers beats a tuple's three.
+  std::uint64_t order() const {
+    return std::uint64_t(tally.move.raw()) << 24 | std::uint64_t(band) << 16 | year;
+  }
   bool operator==(const Cell&) const = default;
 };
 
