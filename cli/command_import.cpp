@@ -67,9 +67,12 @@ void declare_import(po::options_description& options,
       "default they are stored and marked")(
       // Each batch writes one position run per bucket it touches, so larger batches mean
       // fewer, longer runs; an interrupted import loses at most one batch of work.
-      "batch", po::value<std::size_t>()->default_value(20000),
-      "games per atomic write: memory grows by about 2 KB per game; an interrupted import "
+      "batch", po::value<std::size_t>()->default_value(50000),
+      "games per atomic write, at most: larger batches merge less; an interrupted import "
       "loses at most one batch")(
+      "batch-mb", po::value<std::size_t>()->default_value(80),
+      "a batch also ends when its games take this many MB (about 6 times this is the "
+      "import's peak memory; lower it on a small machine)")(
       "progress", po::value<std::string>()->default_value("auto"),
       "show progress on stderr: auto (when stderr is a terminal), always, never");
   positional.add("files", -1);
@@ -108,9 +111,14 @@ int run_import(const po::variables_map& vm) {
     std::cerr << "pgndb import: --batch must be 1 to " << index::WriteBatch::max_games << '\n';
     return Usage;
   }
+  if (const auto mb = vm["batch-mb"].as<std::size_t>(); mb == 0 || mb > (std::size_t(1) << 20)) {
+    std::cerr << "pgndb import: --batch-mb must be 1 to " << (std::size_t(1) << 20) << '\n';
+    return Usage;
+  }
   index::ImportOptions options;
   options.threads = vm["threads"].as<unsigned>();
   options.batch_games = vm["batch"].as<std::size_t>();
+  options.batch_bytes = vm["batch-mb"].as<std::size_t>() << 20;
   options.skip_duplicates = vm["skip-duplicates"].as<bool>();
   // Why games were quarantined, as compilers say it; the first few only, since a damaged file
   // can hold thousands (`pgndb rejects` lists them all, with their texts).

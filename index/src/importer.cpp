@@ -407,7 +407,7 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
           ++result.games;
         }
       }
-      if (handled >= batch_games) {
+      if (handled >= batch_games || batch.bytes() >= options.batch_bytes) {
         if (auto s = commit(); !s.is_ok()) return std::unexpected(s);
       }
     }

@@ -19,6 +19,8 @@ class PackedStrings {
   }
   std::size_t size() const { return ends_.size(); }
   bool empty() const { return ends_.empty(); }
+  // The memory the strings take, roughly.
+  std::size_t bytes() const { return bytes_.size() + ends_.size() * sizeof(std::size_t); }
   std::string_view operator[](std::size_t i) const {
     const std::size_t begin = i ? ends_[i - 1] : 0;
     return std::string_view(bytes_).substr(begin, ends_[i] - begin);

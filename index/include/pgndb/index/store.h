@@ -104,6 +104,9 @@ class WriteBatch {
   // thread that allocated it.
   std::uint32_t add_game(const PreparedGame& game, std::uint32_t duplicate_of = 0);
   void add_reject(const Reject& reject);
+  // The memory the batch's games take, roughly: their stored bytes, summaries, facts and
+  // position entries (with the buffer that sorts them). The importer ends a batch by it.
+  [[nodiscard]] std::size_t bytes() const;
   // Records, with the games of this batch, how far the source with content hash `hash` is.
   void set_source_progress(std::uint64_t hash, const SourceProgress& progress);
   // A batch whose ids follow this one's, so that it can be filled while this one is being
