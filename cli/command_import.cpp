@@ -71,8 +71,8 @@ void declare_import(po::options_description& options,
       "games per atomic write, at most: larger batches merge less; an interrupted import "
       "loses at most one batch")(
       "batch-mb", po::value<std::size_t>()->default_value(80),
-      "a batch also ends when its games take this many MB (about 6 times this is the "
-      "import's peak memory; lower it on a small machine)")(
+      "a batch also ends when its games take this many MB; two batches are in memory at once, "
+      "so lower it on a small machine (300,000 games peaked at 462 MB with 80, 387 with 20)")(
       "progress", po::value<std::string>()->default_value("auto"),
       "show progress on stderr: auto (when stderr is a terminal), always, never");
   positional.add("files", -1);

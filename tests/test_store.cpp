@@ -161,6 +161,34 @@ std::map<std::string, std::set<std::string>> level0_files(
 
 }  // namespace
 
+// Batches end at ImportOptions::batch_games or at batch_bytes, whichever comes first: games with
+// a comment on every move take ten times the memory of bare ones.
+TEST_CASE("a batch ends at its game count or at its bytes, whichever comes first") {
+  const std::filesystem::path samples = std::filesystem::path(PGNDB_SOURCE_DIR) / "samples";
+  auto generations_after = [&](std::size_t batch_games, std::size_t batch_bytes) {
+    TempDir tmp;
+    auto store = Store::open((tmp / "db").string());
+    REQUIRE(store);
+    pgndb::index::ImportOptions options;
+    options.threads = 1;
+    options.batch_games = batch_games;
+    options.batch_bytes = batch_bytes;
+    auto imported = pgndb::index::import_file(*store, (samples / "Tal-100.pgn").string(), options);
+    REQUIRE(imported);
+    REQUIRE(imported->games == 100);
+    // Before settle() merges them: a generation of the position index per batch (fewer than
+    // the 16 a tier merges).
+    return store->position_generations(false);
+  };
+  CHECK(generations_after(1000, std::size_t(80) << 20) == 1);
+  CHECK(generations_after(25, std::size_t(80) << 20) == 4);
+  // About 2 KB a game (80 positions of 16 bytes, the game, its summary and facts): 40,000
+  // bytes end a batch after some 20 games.
+  const auto by_bytes = generations_after(1000, 40000);
+  CHECK(by_bytes >= 3);
+  CHECK(by_bytes <= 10);
+}
+
 // The rule for families larger than StoreOptions::small_family_bytes (here every family is).
 TEST_CASE("an import leaves one level-0 file per family, and no earlier import's is rewritten") {
   TempDir tmp;
