@@ -116,3 +116,26 @@ TEST_CASE("merges keep lookups and rewrites logarithmic as the index grows") {
   CHECK(positions::pick_merge(g).empty());
   CHECK(g.live.size() == before + 1);
 }
+
+TEST_CASE("an import's own generations wait for its end, unless 64 of them share a tier") {
+  // An older generation and 15 of a running import, all of one tier: the older one merges with
+  // none of them, and the import's 15 wait.
+  Generations g;
+  for (int i = 0; i < 16; ++i) g.live.push_back({g.next_id++, 4'000'000});
+  const std::uint32_t first_own = 2;
+  CHECK(positions::pick_merge(g, first_own).empty());
+  CHECK(positions::pick_merge(g).size() == 16);  // no import running: the tier's 16 merge
+  // 63 own ones of one tier wait; the 64th makes them merge, and only them.
+  for (int i = 0; i < 48; ++i) g.live.push_back({g.next_id++, 4'000'000});
+  CHECK(g.live.size() == 64);
+  CHECK(positions::pick_merge(g, first_own).empty());
+  g.live.push_back({g.next_id++, 4'000'000});
+  const auto ids = positions::pick_merge(g, first_own);
+  CHECK(ids.size() == positions::own_merge_fan_in);
+  CHECK(std::all_of(ids.begin(), ids.end(), [&](std::uint32_t id) { return id >= first_own; }));
+  // Older generations still merge among themselves while an import runs.
+  Generations older;
+  for (int i = 0; i < 16; ++i) older.live.push_back({older.next_id++, 100'000});
+  older.live.push_back({older.next_id++, 100'000});
+  CHECK(positions::pick_merge(older, 17).size() == 16);
+}

@@ -68,14 +68,16 @@ int tier_of(std::uint64_t entries) {
   return units < 4 ? 0 : (int(std::bit_width(units)) - 1) / 2;
 }
 
-std::vector<std::uint32_t> pick_merge(const Generations& generations) {
-  // The lowest tier that holds merge_fan_in generations: merging it may fill the next one, which
-  // the caller's next call then finds.
+std::vector<std::uint32_t> pick_merge(const Generations& generations, std::uint32_t first_own) {
+  // The lowest tier that holds its fan-in of generations, the older ones' first: merging it may
+  // fill the next one, which the caller's next call then finds.
   constexpr int tiers = 33;
-  std::vector<std::uint32_t> by_tier[tiers];
-  for (const Generation& g : generations.live) by_tier[tier_of(g.entries)].push_back(g.id);
-  for (auto& ids : by_tier)
-    if (ids.size() >= merge_fan_in) return ids;
+  std::vector<std::uint32_t> by_tier[2][tiers];  // older, own
+  for (const Generation& g : generations.live)
+    by_tier[g.id >= first_own][tier_of(g.entries)].push_back(g.id);
+  for (const int own : {0, 1})
+    for (auto& ids : by_tier[own])
+      if (ids.size() >= (own ? own_merge_fan_in : merge_fan_in)) return ids;
   return {};
 }
 

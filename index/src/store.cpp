@@ -1113,11 +1113,13 @@ struct Store::Impl {
     return s.ok() ? Status::ok() : from_rocksdb(s, "deleting merged position runs");
   }
 
-  // Merges generations while the policy finds some to merge (pick_merge).
-  Status merge_generations() {
+  // Merges generations while the policy finds some to merge (pick_merge). While importing,
+  // the generations this store wrote are left to settle() (but for own_merge_fan_in of them).
+  Status merge_generations(bool importing) {
     for (int kind : {MainLine, InVariations})
       for (;;) {
-        const auto ids = positions::pick_merge(generations_of(kind));
+        const auto ids = positions::pick_merge(generations_of(kind),
+                                               importing ? first_new_generation[kind] : UINT32_MAX);
         if (ids.empty()) break;
         if (Status s = merge_generations(kind, ids); !s.is_ok()) return s;
       }
@@ -1566,7 +1568,7 @@ Status WriteBatch::commit() {
     store.names.clear();
   }
   // Generations that share a size tier now are merged before the next batch is committed.
-  return store.merge_generations();
+  return store.merge_generations(true);
 }
 
 Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -1721,7 +1723,8 @@ Status Store::compact() {
 }
 
 Status Store::settle() {
-  // The generations this import wrote (tiers merged them as they filled) become one: a lookup
+  // The generations this import wrote (the tiers left them to this, but for own_merge_fan_in
+  // batches of one size) become one, then join the tiers: a lookup
   // then reads one run for them, and their runs cost the least (each run's header, key and
   // Rice parameter are paid once per bucket). The work is bounded by what was imported; older
   // generations (other imports', or those an interrupted import left) are merged by the tiers.
@@ -1733,7 +1736,7 @@ Status Store::settle() {
     if (ids.size() >= 2)
       if (Status s = impl_->merge_generations(kind, ids); !s.is_ok()) return s;
   }
-  if (Status s = impl_->merge_generations(); !s.is_ok()) return s;
+  if (Status s = impl_->merge_generations(false); !s.is_ok()) return s;
   rocksdb::DB& db = *impl_->db;
   // The games and summaries this import wrote, one table file per batch, merged into a few (64
   // MB each): a reader opens every table file, and 250 files of each at 5 million games made
