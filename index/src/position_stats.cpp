@@ -199,16 +199,24 @@ std::uint64_t KeyStatistics::games() const {
 }
 
 void KeyStatistics::normalize() {
-  std::sort(cells.begin(), cells.end(),
-            [](const Cell& a, const Cell& b) { return a.order() < b.order(); });
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < cells.size(); ++i) {
-    if (kept > 0 && cells[kept - 1].order() == cells[i].order())
-      cells[kept - 1].tally.add(cells[i].tally);
+  // The cells' orders are sorted with their places (16 bytes each), then the cells gathered:
+  // sorting the cells themselves (88 bytes) took a twentieth of an import's merges.
+  thread_local std::vector<std::pair<std::uint64_t, std::uint32_t>> order;
+  thread_local std::vector<Cell> sorted;
+  order.clear();
+  for (std::size_t i = 0; i < cells.size(); ++i) order.emplace_back(cells[i].order(), i);
+  std::sort(order.begin(), order.end());
+  sorted.clear();
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const Cell& c = cells[order[i].second];
+    if (i > 0 && order[i - 1].first == order[i].first)
+      sorted.back().tally.add(c.tally);
     else
-      cells[kept++] = cells[i];
+      sorted.push_back(c);
   }
-  cells.resize(kept);
+  // Copied back rather than swapped: the vector keeps its capacity, which add_game's
+  // amortization counts on.
+  cells.assign(sorted.begin(), sorted.end());
 }
 
 std::uint64_t Statistics::games() const {
