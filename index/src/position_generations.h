@@ -47,14 +47,14 @@ struct Generations {
   bool operator==(const Generations&) const = default;
 };
 
-// Size tiers: generations of up to 4^(t+1) x 2^16 entries are of tier t (a batch of 20,000
-// games, 1.6 M entries, is of tier 2). Once merge_fan_in generations share a tier they are
+// Size tiers: generations of up to 4^(t+1) x 2^16 entries are of tier t (a batch of 50,000
+// games, 4 M entries, is of tier 3). Once merge_fan_in generations share a tier they are
 // merged into one of a higher tier, and the end of an import merges its own generations: an
 // entry is rewritten about once by the tiers up to 400 M entries (5 million games), 2.8 times
 // up to 8 G (10^8 games), and once more at the end of its import; a lookup reads at most 29
 // runs at 5 million games, 45 at 10^8. A fan-in of 4 rewrote each entry 2.7 times up to 5
 // million games, and the merges made a 227,000-game import a third slower than schema 8's
-// single fold; 16 leaves an import of up to 15 batches to the merge at its end alone.
+// single fold.
 inline constexpr std::size_t merge_fan_in = 16;
 // An import's own generations (its batches') are merged by the end of the import (settle), all
 // at once: the tiers merge them among themselves only once this many share a tier, which
