@@ -94,6 +94,8 @@ class Position {
   friend struct FenAccess;
   struct Empty {};
   explicit Position(Empty) {}
+  struct Build {};
+  explicit Position(Build);  // the start position, set up piece by piece
 
   void put_piece(Piece p, Square s);
   void remove_piece(Square s);
