@@ -1758,9 +1758,11 @@ Status Store::settle() {
   const auto written =
       std::count_if(games_files.levels.back().files.begin(), games_files.levels.back().files.end(),
                     [&](const rocksdb::SstFileMetaData& f) { return f.smallestkey >= first_key; });
-  // Fewer than 32 files (an import of up to 600,000 games) are left as they are: rewriting the
-  // corpus's 12 took a second, opening them takes a few milliseconds.
-  if (impl_->games >= impl_->first_new_game && written >= 32) {
+  // Fewer than 12 files (an import of up to 600,000 games in batches of 50,000) are left as they
+  // are: rewriting the corpus's 12 (batches of 20,000 then) took a second, opening a few takes
+  // a few milliseconds. With the bound at 32 files, five 1 M-game imports in batches of 50,000
+  // left 100 files of each, and every command at 5 M games took 43 ms instead of 28.
+  if (impl_->games >= impl_->first_new_game && written >= 12) {
     const std::string from = game_key(impl_->first_new_game);
     const std::string to = game_key(impl_->games);
     const rocksdb::Slice begin(from), end(to);
