@@ -436,7 +436,9 @@ std::optional<pgn::Move> StatisticsCollector::move_of(const pgn::Position& pos, 
   // Positions with one key number their moves alike (the key counts an en passant square only
   // where a pawn may take).
   const std::uint64_t tag = pos.key() ^ (std::uint64_t(code + 1) * 0x9E3779B97F4A7C15ULL);
-  if (moves_.empty()) moves_.resize(std::size_t(1) << 16);
+  // 2^18 slots (4 MB): with 2^16 the walks of a 1 M-game import's end-of-import merge evicted
+  // each other's openings, and the import took 7% longer.
+  if (moves_.empty()) moves_.resize(std::size_t(1) << 18);
   CachedMove& slot = moves_[(tag ^ tag >> 32) & (moves_.size() - 1)];
   if (slot.tag == tag && !slot.move.is_none()) return slot.move;
   const auto move = pseudo_legal_move_at(pos, code);
