@@ -7,15 +7,6 @@
 
 namespace pgndb::index::metadata {
 
-namespace {
-
-void put16(std::string& out, unsigned v) {
-  out += char(v >> 8);
-  out += char(v);
-}
-
-}  // namespace
-
 std::string name_value(Dimension dimension, std::string_view normalized) {
   std::string value(1, char(dimension));
   value += normalized;
@@ -62,7 +53,7 @@ bool parse_date(std::string_view text, DateParts& parts) {
 
 std::string date_value(const DateParts& parts) {
   std::string value(1, char(Date));
-  put16(value, parts.year);
+  bytes::put_big_endian16(value, std::uint16_t(parts.year));
   value += char(parts.month);
   value += char(parts.day);
   return value;
@@ -73,7 +64,7 @@ std::string date_value(std::uint32_t packed) {
 }
 
 std::string date_text(std::string_view value) {
-  const unsigned year = (unsigned(std::uint8_t(value[1])) << 8) | std::uint8_t(value[2]);
+  const unsigned year = bytes::read_big_endian16(value.substr(1));
   auto two = [](unsigned v) {
     return v ? std::string{char('0' + v / 10), char('0' + v % 10)} : std::string("??");
   };

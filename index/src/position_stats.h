@@ -60,8 +60,8 @@ std::optional<StatisticsKey> parse_statistics_key(std::string_view key);
 // each (134 ms), and the slices' share of a large generation stays small.
 inline constexpr std::uint64_t small_generation_cells_threshold = 3000;
 constexpr std::uint64_t cells_threshold(std::uint64_t entries) {
-  const std::uint64_t scaled =
-      entries ? small_generation_cells_threshold * 25'000'000 / entries : 3000;
+  const std::uint64_t scaled = entries ? small_generation_cells_threshold * 25'000'000 / entries
+                                       : small_generation_cells_threshold;
   return std::clamp<std::uint64_t>(scaled, 1000, small_generation_cells_threshold);
 }
 

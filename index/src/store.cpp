@@ -609,14 +609,21 @@ struct Store::Impl {
   // side, one thread each: a commit's latency is then its largest file's, which keeps it
   // shorter than the time the importer takes to fill the next batch.
   Status write_tables(const TableContent (&contents)[FamilyCount]) {
+    return side_by_side([&](int f) { return bool(contents[f]); },
+                        [&](int f) { return write_table(f, contents[f], ingest_path(f)); });
+  }
+
+  // Runs `work(f)` for each family `wanted(f)` names, a thread each, and gives the first
+  // failure.
+  template <class Wanted, class Work>
+  static Status side_by_side(Wanted wanted, Work work) {
     Status status[FamilyCount];
-    std::vector<std::thread> writers;
+    std::vector<std::thread> threads;
     for (int f = 0; f < FamilyCount; ++f) {
       status[f] = Status::ok();
-      if (contents[f])
-        writers.emplace_back([&, f] { status[f] = write_table(f, contents[f], ingest_path(f)); });
+      if (wanted(f)) threads.emplace_back([&, f] { status[f] = work(f); });
     }
-    for (auto& w : writers) w.join();
+    for (auto& t : threads) t.join();
     for (const Status& s : status)
       if (!s.is_ok()) return s;
     return Status::ok();
@@ -1163,17 +1170,8 @@ struct Store::Impl {
   // The families are merged side by side, a thread each (as write_tables writes them): each
   // merge is one family's, and together they took a second at the end of a 100,000-game import.
   Status merge_own_level0() {
-    Status status[FamilyCount];
-    std::vector<std::thread> mergers;
-    for (int f = 0; f < FamilyCount; ++f) {
-      status[f] = Status::ok();
-      if (!is_position_family(f) && !is_keyed_by_game(f))
-        mergers.emplace_back([this, f, &status] { status[f] = merge_own_level0(f); });
-    }
-    for (auto& m : mergers) m.join();
-    for (const Status& s : status)
-      if (!s.is_ok()) return s;
-    return Status::ok();
+    return side_by_side([](int f) { return !is_position_family(f) && !is_keyed_by_game(f); },
+                        [this](int f) { return merge_own_level0(f); });
   }
   Status merge_own_level0(int f) {
     std::vector<std::string> own = level0_files(*db, families[f]);
