@@ -30,7 +30,7 @@ TEST_CASE("a generation key holds its generation and bucket, in key order") {
   CHECK_FALSE(positions::parse_generation_key(std::string("\0\0\0\1\x04\0\0", 7)));
 }
 
-TEST_CASE("a list of generations reads back; damaged lists are refused") {
+TEST_CASE("a list of generations reads back, and damaged lists are refused") {
   Generations g;
   g.next_id = 300;
   g.live = {{1, 5'000'000'000}, {17, 3}, {299, 1'600'000}};

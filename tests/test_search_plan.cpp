@@ -74,7 +74,7 @@ TEST_CASE("without filters every game is a candidate and passes") {
   CHECK(given == samples_store().game_count());
 }
 
-TEST_CASE("a name answers from the names index; result and ratings are checked on the facts") {
+TEST_CASE("a name answers from the names index, and result and ratings are checked on the facts") {
   std::uint64_t given = 0;
   FilterText text;
   text.player = "gukesh";
