@@ -12,7 +12,9 @@
 
 #include "pgn/fen.h"
 #include "pgn/game.h"
+#include "pgndb/index/importer.h"
 #include "pgndb/index/store.h"
+#include "pgndb/index/verify.h"
 #include "pgndb/query/filters.h"
 #include "pgndb/query/search.h"
 #include "pgndb/query/tree.h"
@@ -315,9 +317,9 @@ TEST_CASE(
     "trees and counts filtered by rating and years from the slices are those a search gives") {
   pgndb::test::TempDir dir;
   const fs::path db = dir.path() / "db";
-  // 29,000 games in three imports of batches of 500: the batches slice nothing (no position
-  // has cells_threshold games in one), the tier merges and each import's last merge count the
-  // slices of their popular positions from the games, and `pgndb compact` adds the imports'.
+  // 29,000 games in three imports of batches of 500: the batches slice their positions of 10
+  // games or more, the tier merges and each import's last merge add those slices and count the
+  // rest of their popular positions' games, and `pgndb compact` adds the imports'.
   const std::vector<std::vector<std::string>> imports = {{"Shirov.pgn", "Andreikin.pgn"},
                                                          {"Mamedyarov.pgn", "Bacrot.pgn"},
                                                          {"Jobava.pgn", "Svidler.pgn"}};
@@ -384,4 +386,91 @@ TEST_CASE(
   REQUIRE(r.exit_code == 0);
   compare();
   verify();
+}
+
+TEST_CASE(
+    "an import's batches keep statistics from fewer games until its end merges them, but not a "
+    "file's only batch") {
+  pgndb::test::TempDir dir;
+  const fs::path db = dir.path() / "db";
+  const fs::path lasker = fs::path(PGNDB_SHARED_DATA) / "corpus" / "Lasker.pgn";
+  auto import = [&](std::size_t batch) {
+    auto store = Store::open(db.string());
+    REQUIRE(store);
+    pgndb::index::ImportOptions options;
+    options.threads = 1;
+    options.batch_games = batch;
+    auto imported = pgndb::index::import_file(*store, lasker.string(), options);
+    REQUIRE(imported);
+    REQUIRE(imported->games == 900);
+    return std::move(*store);
+  };
+  // A position is answered from the statistics when no generation lists its games instead.
+  auto from_statistics = [](const Store& store, const pgn::Position& root) {
+    auto statistics = store.position_statistics(root);
+    REQUIRE(statistics);
+    return !statistics->moves.empty() && statistics->other_games.empty();
+  };
+  auto check_all = [&](const Store& store, const std::map<pgn::Key, pgn::Position>& roots) {
+    for (const auto& [key, root] : roots) {
+      pgndb::query::Filters filters;
+      filters.position = root;
+      INFO(pgn::to_fen(root));
+      pgndb::test::check_statistics_answer(store, filters);
+    }
+    // The verifier recounts every kept statistic by replaying the games' opening codes: the
+    // batches counted theirs from the openings the import recorded.
+    auto report = pgndb::index::verify_store(store);
+    REQUIRE(report);
+    for (const auto& i : report->listed) INFO(i.family << ": " << i.text);
+    CHECK(report->consistent());
+    CHECK(report->position_statistics > 0);
+  };
+
+  // Three batches of 300, not settled yet: positions of 10 to 49 games in a batch keep
+  // statistics (sliced), which the end of the import adds up instead of counting again.
+  {
+    Store store = import(300);
+    REQUIRE(store.position_generations() == 3);
+    const auto roots = early_positions(store, 3, 10);
+    check_all(store, roots);
+    std::vector<pgn::Position> rare;  // fewer than statistics_threshold games, from statistics
+    for (const auto& [key, root] : roots) {
+      pgndb::query::Filters filters;
+      filters.position = root;
+      auto search = pgndb::query::Search::start(store, filters);
+      REQUIRE(search);
+      auto games = search->count();
+      REQUIRE(games);
+      if (*games < positions::statistics_threshold && from_statistics(store, root))
+        rare.push_back(root);
+    }
+    REQUIRE(rare.size() >= 5);
+    REQUIRE(store.settle().is_ok());
+    REQUIRE(store.position_generations() == 1);
+    check_all(store, roots);
+    // Merged, the generation keeps a merged generation's statistics: those positions are read
+    // game by game.
+    for (const pgn::Position& root : rare) CHECK_FALSE(from_statistics(store, root));
+  }
+  fs::remove_all(db);
+  // The file in one batch: its generation stays as written, with a merged one's thresholds.
+  Store store = import(1000);
+  REQUIRE(store.position_generations() == 1);
+  const auto roots = early_positions(store, 3, 10);
+  check_all(store, roots);
+  std::size_t answered = 0;
+  for (const auto& [key, root] : roots) {
+    pgndb::query::Filters filters;
+    filters.position = root;
+    auto search = pgndb::query::Search::start(store, filters);
+    REQUIRE(search);
+    auto games = search->count();
+    REQUIRE(games);
+    if (from_statistics(store, root)) {
+      ++answered;
+      CHECK(*games >= positions::statistics_threshold);
+    }
+  }
+  CHECK(answered > 0);
 }

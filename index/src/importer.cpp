@@ -339,6 +339,7 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
   const std::size_t batch_games =
       std::clamp<std::size_t>(options.batch_games, 1, WriteBatch::max_games);
   std::size_t handled = 0;        // games of the batch, stored or not
+  std::size_t commits = 0;        // batches committed or being committed
   bool stored_ids_valid = false;  // see the loop below
   auto finish_commit = [&]() -> Status {
     if (!committed.valid()) return Status::ok();
@@ -350,6 +351,8 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
   auto commit = [&]() -> Status {
     if (auto s = finish_commit(); !s.is_ok()) return s;
     if (tracked) batch.set_source_progress(hash, progress);
+    // The file's only batch stays as written; the others are merged at the end of the import.
+    batch.set_merged_later(commits++ > 0 || !progress.complete);
     // The batch committed last is emptied and reused: its buffers keep their memory, which
     // spares the page faults of fresh allocations (tens of megabytes per batch).
     WriteBatch next = committing ? std::move(*committing) : batch.successor();
@@ -380,6 +383,12 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
     stored_ids_valid = true;
     std::size_t game_in_chunk = 0;
     for (auto& outcome : chunk->outcomes) {
+      // A full batch is committed when a game follows it, not as soon as it fills: the last
+      // one, committed after the file's end, then knows that it is the last
+      // (set_merged_later).
+      if (handled >= batch_games || batch.bytes() >= options.batch_bytes) {
+        if (auto s = commit(); !s.is_ok()) return std::unexpected(s);
+      }
       ++progress.games;
       ++handled;
       if (auto* reject = std::get_if<Reject>(&outcome)) {
@@ -406,9 +415,6 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
           if (!original) uncommitted.insert(fingerprint, id);
           ++result.games;
         }
-      }
-      if (handled >= batch_games || batch.bytes() >= options.batch_bytes) {
-        if (auto s = commit(); !s.is_ok()) return std::unexpected(s);
       }
     }
     if (options.on_progress) {

@@ -446,8 +446,9 @@ std::optional<pgn::Move> StatisticsCollector::move_of(const pgn::Position& pos, 
   return move;
 }
 
-Status StatisticsCollector::resolve(const SummaryOf& summary_of,
-                                    std::map<std::uint64_t, Statistics>& into) {
+template <class Walk>
+Status StatisticsCollector::resolve_walking(const SummaryOf& summary_of, Walk&& walk,
+                                            std::map<std::uint64_t, Statistics>& into) {
   std::sort(requests_.begin(), requests_.end());
   requests_.erase(std::unique(requests_.begin(), requests_.end()), requests_.end());
   struct Wanted {
@@ -465,36 +466,18 @@ Status StatisticsCollector::resolve(const SummaryOf& summary_of,
     if (!summary) return summary.error();
     const GameSummary& s = *summary;
     std::size_t left = wanted.size();
-    // Each code is decoded in the very position it was numbered in (the game's own, from the
-    // start), where it names exactly the move played: no legality test is needed, unlike a
-    // code tried on another position (opening_move).
-    bool walked_all = s.standard_start;  // the codes decoded up to their end
-    if (s.standard_start) {
-      pgn::Position pos;
-      for (std::size_t ply = 0; left > 0; ++ply) {
-        const pgn::Key key = pgn::repetition_key(pos);
-        const std::uint64_t k40 = key40_of(key);
-        for (Wanted& w : wanted) {
-          if (w.done || w.key40 != k40) continue;
-          std::optional<pgn::Move> move;
-          if (ply < s.opening_length)
-            move = move_of(pos, s.opening[ply]);
-          else if (ply == s.plies)
-            move = pgn::Move::none();
-          if (!move) continue;  // past the codes: unread
-          add_game(into[k40], key, pos.side_to_move() == pgn::White, *move, s, w.slice);
-          w.done = true;
-          --left;
-        }
-        if (ply == s.opening_length) break;
-        auto move = move_of(pos, s.opening[ply]);
-        if (!move) {
-          walked_all = false;
-          break;
-        }
-        pos.play(*move);
+    auto visit = [&](pgn::Key key, bool white_moves, std::optional<pgn::Move> move) {
+      if (!move) return left > 0;  // past the codes: unread
+      const std::uint64_t k40 = key40_of(key);
+      for (Wanted& w : wanted) {
+        if (w.done || w.key40 != k40) continue;
+        add_game(into[k40], key, white_moves, *move, s, w.slice);
+        w.done = true;
+        --left;
       }
-    }
+      return left > 0;
+    };
+    const bool walked_all = s.standard_start && walk(id, s, visit);
     // Codes for the whole game, all walked: the game never stands in what is left. Otherwise
     // the lookup reads it.
     if (walked_all && s.opening_length == s.plies) continue;
@@ -503,6 +486,53 @@ Status StatisticsCollector::resolve(const SummaryOf& summary_of,
   }
   requests_.clear();
   return Status::ok();
+}
+
+Status StatisticsCollector::resolve(const SummaryOf& summary_of,
+                                    std::map<std::uint64_t, Statistics>& into) {
+  // Each code is decoded in the very position it was numbered in (the game's own, from the
+  // start), where it names exactly the move played: no legality test is needed, unlike a code
+  // tried on another position (opening_move).
+  return resolve_walking(
+      summary_of,
+      [&](std::uint32_t, const GameSummary& s, auto& visit) {
+        pgn::Position pos;
+        for (std::size_t ply = 0;; ++ply) {
+          std::optional<pgn::Move> move;
+          if (ply < s.opening_length)
+            move = move_of(pos, s.opening[ply]);
+          else if (ply == s.plies)
+            move = pgn::Move::none();
+          if (!visit(pgn::repetition_key(pos), pos.side_to_move() == pgn::White, move)) return true;
+          if (ply == s.opening_length) return true;
+          if (!move) return false;  // a code that names no move: the codes stop here
+          pos.play(*move);
+        }
+      },
+      into);
+}
+
+Status StatisticsCollector::resolve(const SummaryOf& summary_of, const OpeningOf& opening_of,
+                                    std::map<std::uint64_t, Statistics>& into) {
+  return resolve_walking(
+      summary_of,
+      [&](std::uint32_t id, const GameSummary& s, auto& visit) {
+        const Opening opening = opening_of(id);
+        if (opening.keys.size() != std::size_t(s.opening_length) + 1 ||
+            opening.moves.size() != s.opening_length)
+          return false;
+        for (std::size_t ply = 0; ply <= s.opening_length; ++ply) {
+          std::optional<pgn::Move> move;
+          if (ply < s.opening_length)
+            move = opening.moves[ply];
+          else if (ply == s.plies)
+            move = pgn::Move::none();
+          // A standard start: White moves at the even plies.
+          if (!visit(opening.keys[ply], ply % 2 == 0, move)) break;
+        }
+        return true;
+      },
+      into);
 }
 
 }  // namespace positions

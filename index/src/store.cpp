@@ -156,14 +156,15 @@ rocksdb::Status to_rocksdb(const Status& s) {
 }
 
 // Asks `collector` for the statistics of the popular positions of a bucket's run (sorted by
-// suffix, then game): those with statistics_threshold games or more.
+// suffix, then game): those with `threshold` games or more, sliced from `cells_threshold`.
 void request_popular(std::uint32_t bucket, std::span<const positions::Entry> run,
-                     std::uint64_t cells_threshold, positions::StatisticsCollector& collector) {
-  if (run.size() < positions::statistics_threshold) return;
+                     std::uint64_t threshold, std::uint64_t cells_threshold,
+                     positions::StatisticsCollector& collector) {
+  if (run.size() < threshold) return;
   for (std::size_t a = 0; a < run.size();) {
     std::size_t b = a;
     while (b < run.size() && run[b].suffix == run[a].suffix) ++b;
-    if (b - a >= positions::statistics_threshold)
+    if (b - a >= threshold)
       for (std::size_t i = a; i < b; ++i)
         collector.request(run[i].game, positions::key40(bucket, run[a].suffix),
                           b - a >= cells_threshold);
@@ -900,10 +901,30 @@ struct Store::Impl {
     rocksdb::ReadOptions read;
     read.fill_cache = false;  // each block is read once
     read.readahead_size = 2 << 20;
-    // The inputs' statistics of this part (a few per thousand entries), by input.
+    // The inputs' statistics of the bucket being folded, by input, each read when its bucket
+    // comes (those of a whole import's batches took a hundred megabytes read at once).
     std::vector<std::unordered_map<std::uint64_t, std::string>> kept(ids.size());
+    std::vector<std::unique_ptr<rocksdb::Iterator>> kept_at;  // each input's next statistics
+    // Without the runs' read-ahead (2 MB an iterator): statistics are a few percent of them.
+    rocksdb::ReadOptions read_kept_options;
+    read_kept_options.fill_cache = false;
     if (with_statistics)
-      if (rocksdb::Status s = read_statistics(part, ids, kept); !s.ok()) return s;
+      for (const std::uint32_t g : ids) {
+        kept_at.emplace_back(db->NewIterator(read_kept_options, families[part.family]));
+        kept_at.back()->Seek(positions::statistics_key(g, positions::key40(part.from, 0)));
+      }
+    // Reads into `kept` the statistics input `i` keeps in `bucket`, passing those before it.
+    auto read_kept = [&](std::size_t i, std::uint32_t bucket) -> rocksdb::Status {
+      kept[i].clear();
+      for (auto& it = kept_at[i]; it->Valid(); it->Next()) {
+        const auto key = positions::parse_statistics_key(it->key().ToStringView());
+        if (!key || key->generation != ids[i]) break;
+        const std::uint32_t at = positions::bucket_of40(key->key40);
+        if (at > bucket) break;
+        if (at == bucket) kept[i].emplace(key->key40, it->value().ToString());
+      }
+      return kept_at[i]->status();
+    };
     std::vector<std::unique_ptr<rocksdb::Iterator>> runs;
     for (const std::uint32_t g : ids) {
       runs.emplace_back(db->NewIterator(read, families[part.family]));
@@ -941,20 +962,26 @@ struct Store::Impl {
         inputs.push_back(i);
         runs[i]->Next();
       }
-      if (with_statistics)
+      if (with_statistics) {
+        for (const std::size_t i : inputs)
+          if (s = read_kept(i, bucket); !s.ok()) return s;
         if (s = merge_statistics(bucket, folder, inputs, kept, cells_threshold, collector,
                                  statistics);
             !s.ok())
           return s;
+      }
       folded.clear();
       folder.fold(folded);
       std::uint64_t count = 0;
       bytes::Reader(folded).varint(count);
       entries += count;
       if (s = writer.Put(positions::generation_key(id, bucket), folded); !s.ok()) return s;
-      // Bounded memory: the requests are resolved every quarter of a million, and the
-      // statistics of the buckets folded so far (complete then) kept in their stored form.
-      if (collector.requests() >= (std::size_t(1) << 18)) {
+      // Bounded memory: the statistics of the buckets folded so far are kept in their stored
+      // form as soon as they are complete (their games counted: the requests are resolved
+      // every quarter of a million, or when a thousand positions wait for them).
+      if (collector.requests() == 0) {
+        seal_statistics(statistics, cells_threshold, sealed);
+      } else if (collector.requests() >= (std::size_t(1) << 18) || statistics.size() >= 1000) {
         if (s = resolve_statistics(collector, statistics); !s.ok()) return s;
         seal_statistics(statistics, cells_threshold, sealed);
       }
@@ -965,27 +992,6 @@ struct Store::Impl {
     if (s = resolve_statistics(collector, statistics); !s.ok()) return s;
     seal_statistics(statistics, cells_threshold, sealed);
     return put_statistics(writer, id, sealed);
-  }
-
-  // Reads the statistics generations `ids` keep for the buckets of `part` into `kept` (by
-  // input, then 40-bit key; values as stored).
-  rocksdb::Status read_statistics(
-      const Part& part, const std::vector<std::uint32_t>& ids,
-      std::vector<std::unordered_map<std::uint64_t, std::string>>& kept) const {
-    rocksdb::ReadOptions read;
-    read.fill_cache = false;
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(read, families[part.family]));
-      for (it->Seek(positions::statistics_key(ids[i], positions::key40(part.from, 0))); it->Valid();
-           it->Next()) {
-        const auto key = positions::parse_statistics_key(it->key().ToStringView());
-        if (!key || key->generation != ids[i] || positions::bucket_of40(key->key40) >= part.to)
-          break;
-        kept[i].emplace(key->key40, it->value().ToString());
-      }
-      if (!it->status().ok()) return it->status();
-    }
-    return rocksdb::Status::OK();
   }
 
   // For the popular positions of a bucket about to be folded (the runs `folder` holds, from the
@@ -1285,6 +1291,14 @@ struct WriteBatch::Impl {
   // first_game()). Copied rather than moved in: the strings a worker allocated go back to it.
   PackedStrings games, summaries;
   std::vector<SearchFacts> facts;
+  // Each game's recorded opening (position_stats.h, StatisticsCollector::Opening): the keys
+  // and moves of its plies from the start to its opening codes' end (a key more than moves;
+  // the moves padded with one to keep both in step), from opening_at[place] to
+  // opening_at[place + 1]; nothing for a game set up from a FEN. About 170 bytes a game.
+  std::vector<pgn::Key> opening_keys;
+  std::vector<pgn::Move> opening_moves;
+  std::vector<std::uint32_t> opening_at = {0};
+  bool merged_later = true;  // set_merged_later()
   std::uint32_t first_game() const { return next_game - std::uint32_t(games.size()); }
   // Metadata keys (without the game id) and the ids of the batch's games with each, in id
   // order: a batch has far fewer distinct values than keys, so sorting the values at commit
@@ -1309,6 +1323,10 @@ void WriteBatch::follow(const WriteBatch& previous) {
   impl_->games.clear();
   impl_->summaries.clear();
   impl_->facts.clear();
+  impl_->opening_keys.clear();
+  impl_->opening_moves.clear();
+  impl_->opening_at.assign(1, 0);
+  impl_->merged_later = true;
   for (auto& rows : impl_->rows) rows.clear();
 }
 
@@ -1329,6 +1347,14 @@ std::uint32_t WriteBatch::add_game(const PreparedGame& game, std::uint32_t dupli
   impl_->games.add(game.encoded);
   impl_->summaries.add(game.summary);
   impl_->facts.push_back(game.facts);
+  if (game.standard_start && game.opening_length < game.positions.size()) {
+    impl_->opening_keys.insert(impl_->opening_keys.end(), game.positions.begin(),
+                               game.positions.begin() + game.opening_length + 1);
+    impl_->opening_moves.insert(impl_->opening_moves.end(), game.opening_moves.begin(),
+                                game.opening_moves.begin() + game.opening_length);
+    impl_->opening_moves.push_back(pgn::Move::none());
+  }
+  impl_->opening_at.push_back(std::uint32_t(impl_->opening_keys.size()));
   for (pgn::Key key : game.positions)
     impl_->positions.push_back(batch_entry(positions::key40_of(key), place));
   for (pgn::Key key : game.variation_positions)
@@ -1350,8 +1376,11 @@ std::uint32_t WriteBatch::add_game(const PreparedGame& game, std::uint32_t dupli
 std::size_t WriteBatch::bytes() const {
   const Impl& b = *impl_;
   return b.games.bytes() + b.summaries.bytes() + b.facts.size() * sizeof(SearchFacts) +
-         (b.positions.size() + b.variation_positions.size()) * 2 * sizeof(std::uint64_t);
+         (b.positions.size() + b.variation_positions.size()) * 2 * sizeof(std::uint64_t) +
+         b.opening_keys.size() * (sizeof(pgn::Key) + sizeof(pgn::Move));
 }
+
+void WriteBatch::set_merged_later(bool merged_later) { impl_->merged_later = merged_later; }
 
 void WriteBatch::add_reject(const Reject& reject) {
   const std::uint32_t id = impl_->next_reject++;
@@ -1429,37 +1458,58 @@ Status WriteBatch::commit() {
   });
   positions::Generations generations[2] = {store.generations_of(Store::Impl::MainLine),
                                            store.generations_of(Store::Impl::InVariations)};
-  // The main line's runs come with the statistics of their popular positions, found in the
-  // batch's own summaries and games (position_stats.h); they follow the runs in key order.
-  const std::uint64_t cells_threshold = positions::cells_threshold(all.size());
-  auto runs = [this, cells_threshold](auto begin, auto end, std::uint32_t generation,
-                                      bool with_statistics) -> TableContent {
+  // The main line's runs come with the statistics of their popular positions, counted from the
+  // batch's recorded openings (position_stats.h); they follow the runs in key order. A
+  // generation to be merged keeps more of them (set_merged_later).
+  const std::uint64_t threshold =
+      impl_->merged_later ? positions::batch_statistics_threshold : positions::statistics_threshold;
+  const std::uint64_t cells_threshold = impl_->merged_later
+                                            ? positions::batch_statistics_threshold
+                                            : positions::cells_threshold(all.size());
+  auto runs = [this, threshold, cells_threshold](auto begin, auto end, std::uint32_t generation,
+                                                 bool with_statistics) -> TableContent {
     if (begin == end) return {};
-    return [this, begin, end, generation, with_statistics,
+    return [this, begin, end, generation, with_statistics, threshold,
             cells_threshold](rocksdb::SstFileWriter& writer) {
       std::vector<positions::Entry> run;
       std::string encoded;
       positions::StatisticsCollector collector;
       rocksdb::Status s;
       const std::uint32_t first = impl_->first_game();
+      std::map<std::uint64_t, positions::Statistics> statistics;
+      std::map<std::uint64_t, std::string> sealed;
+      // Counts the requests so far and keeps their statistics in their stored form: a game is
+      // then walked once per 65,536 requests rather than once, but the counted slices (a cell
+      // of 88 bytes per game and position) stay a few megabytes.
+      auto resolve = [&] {
+        Status resolved = collector.resolve(
+            [&](std::uint32_t id) { return decode_summary(impl_->summaries[id - first]); },
+            [&](std::uint32_t id) {
+              const std::uint32_t from = impl_->opening_at[id - first],
+                                  to = impl_->opening_at[id - first + 1];
+              if (from == to) return positions::StatisticsCollector::Opening{};
+              const std::span keys(impl_->opening_keys);
+              const std::span moves(impl_->opening_moves);
+              return positions::StatisticsCollector::Opening{keys.subspan(from, to - from),
+                                                             moves.subspan(from, to - from - 1)};
+            },
+            statistics);
+        seal_statistics(statistics, cells_threshold, sealed);
+        return to_rocksdb(resolved);
+      };
       for (auto i = begin; s.ok() && i != end;) {
         const std::uint32_t bucket = positions::bucket_of40(key40_of_entry(*i));
         run.clear();
         for (; i != end && positions::bucket_of40(key40_of_entry(*i)) == bucket; ++i)
           run.push_back({positions::suffix_of40(key40_of_entry(*i)), first + place_of_entry(*i)});
-        if (with_statistics) request_popular(bucket, run, cells_threshold, collector);
+        if (with_statistics) request_popular(bucket, run, threshold, cells_threshold, collector);
         encoded.clear();
         positions::encode_run(run, encoded);
         s = writer.Put(positions::generation_key(generation, bucket), encoded);
+        if (s.ok() && collector.requests() >= (std::size_t(1) << 16)) s = resolve();
       }
-      if (!s.ok() || collector.requests() == 0) return s;
-      std::map<std::uint64_t, positions::Statistics> statistics;
-      Status resolved = collector.resolve(
-          [&](std::uint32_t id) { return decode_summary(impl_->summaries[id - first]); },
-          statistics);
-      if (!resolved.is_ok()) return to_rocksdb(resolved);
-      std::map<std::uint64_t, std::string> sealed;
-      seal_statistics(statistics, cells_threshold, sealed);
+      if (s.ok() && collector.requests() > 0) s = resolve();
+      if (!s.ok()) return s;
       return put_statistics(writer, generation, sealed);
     };
   };

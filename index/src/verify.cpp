@@ -965,13 +965,10 @@ class Verifier {
         }
         if (!recount) continue;
         positions::Statistics& expected = counted[k.parsed.key40];
-        // The generation's threshold for slices, from its entries as the list gives them.
-        std::uint64_t entries = 0;
-        for (const positions::Generation& g : listed.live)
-          if (g.id == k.parsed.generation) entries = g.entries;
-        positions::as_written(expected, positions::cells_threshold(entries));
-        // A generation of schema 13 slices nothing: that costs filtered trees time, and is no
-        // inconsistency. Slices it keeps must be the recount's.
+        positions::as_written(expected, positions::batch_statistics_threshold);
+        // A batch's generation slices from batch_statistics_threshold games, a merged one from
+        // its cells_threshold, and one of schema 13 nothing: which it is costs filtered trees
+        // time at most, and is no inconsistency. Slices it keeps must be the recount's.
         for (std::size_t i = 0; i < expected.keys.size() && i < stored.keys.size(); ++i)
           if (!stored.keys[i].sliced && stored.keys[i].key == expected.keys[i].key) {
             expected.keys[i].sliced = false;

@@ -109,6 +109,12 @@ class WriteBatch {
   [[nodiscard]] std::size_t bytes() const;
   // Records, with the games of this batch, how far the source with content hash `hash` is.
   void set_source_progress(std::uint64_t hash, const SourceProgress& progress);
+  // Tells the batch whether its position generation is merged with others at the end of the
+  // import (the default: Store::settle() merges an import's generations into one), or stays as
+  // written (the import's only batch). One to be merged keeps the statistics of more positions
+  // (position_stats.h, batch_statistics_threshold), so that the merge adds them instead of
+  // counting them again; one that stays keeps those of a merged generation, no more.
+  void set_merged_later(bool merged_later);
   // A batch whose ids follow this one's, so that it can be filled while this one is being
   // committed (on another thread). This batch must be committed before the next one.
   WriteBatch successor() const;
