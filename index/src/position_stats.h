@@ -101,9 +101,11 @@ struct KeyStatistics {
   pgn::Key key = 0;
   bool white_moves = true;
   std::vector<MoveTally> moves;  // ascending by Move::raw()
-  // The same games by move, band and year (normalized: ascending by Cell::order(), each
-  // once), when `sliced`: every game of `moves` is in a cell. Counting games always slices
-  // them; statistics summed with others that were not sliced are not.
+  // The same games by move, band and year, when `sliced`: every game of `moves` is in a cell.
+  // Counting games always slices them; statistics summed with others that were not sliced are
+  // not. Normalized (ascending by Cell::order(), each once) as decoded and as written; while
+  // games are counted or statistics added, a move, band and year may stand in several cells
+  // in any order.
   bool sliced = true;
   std::vector<Cell> cells;
   std::uint64_t games() const;
