@@ -62,10 +62,12 @@ inline constexpr std::size_t merge_fan_in = 16;
 // 1 M-game import in batches of 50,000 rewrote 800,000 games' entries once more than needed.
 inline constexpr std::size_t own_merge_fan_in = 64;
 int tier_of(std::uint64_t entries);
+// A `first_own` past every generation id: no import is running.
+inline constexpr std::uint32_t no_import_running = UINT32_MAX;
 // The generations to merge now (ids, oldest first), or none. Generations from `first_own` on
 // are the running import's (own_merge_fan_in applies to them, and they are never merged with
 // older ones); by default none is.
 std::vector<std::uint32_t> pick_merge(const Generations& generations,
-                                      std::uint32_t first_own = UINT32_MAX);
+                                      std::uint32_t first_own = no_import_running);
 
 }  // namespace pgndb::index::positions

@@ -1142,8 +1142,9 @@ struct Store::Impl {
   Status merge_generations(bool importing) {
     for (int kind : {MainLine, InVariations})
       for (;;) {
-        const auto ids = positions::pick_merge(generations_of(kind),
-                                               importing ? first_new_generation[kind] : UINT32_MAX);
+        const auto ids =
+            positions::pick_merge(generations_of(kind), importing ? first_new_generation[kind]
+                                                                  : positions::no_import_running);
         if (ids.empty()) break;
         if (Status s = merge_generations(kind, ids); !s.is_ok()) return s;
       }
