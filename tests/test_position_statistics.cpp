@@ -413,6 +413,16 @@ TEST_CASE(
     REQUIRE(statistics);
     return !statistics->moves.empty() && statistics->other_games.empty();
   };
+  // The games at the position, as a search counts them.
+  auto games_at = [](const Store& store, const pgn::Position& root) {
+    pgndb::query::Filters filters;
+    filters.position = root;
+    auto search = pgndb::query::Search::start(store, filters);
+    REQUIRE(search);
+    auto games = search->count();
+    REQUIRE(games);
+    return *games;
+  };
   auto check_all = [&](const Store& store, const std::map<pgn::Key, pgn::Position>& roots) {
     for (const auto& [key, root] : roots) {
       pgndb::query::Filters filters;
@@ -437,16 +447,9 @@ TEST_CASE(
     const auto roots = early_positions(store, 3, 10);
     check_all(store, roots);
     std::vector<pgn::Position> rare;  // fewer than statistics_threshold games, from statistics
-    for (const auto& [key, root] : roots) {
-      pgndb::query::Filters filters;
-      filters.position = root;
-      auto search = pgndb::query::Search::start(store, filters);
-      REQUIRE(search);
-      auto games = search->count();
-      REQUIRE(games);
-      if (*games < positions::statistics_threshold && from_statistics(store, root))
+    for (const auto& [key, root] : roots)
+      if (games_at(store, root) < positions::statistics_threshold && from_statistics(store, root))
         rare.push_back(root);
-    }
     REQUIRE(rare.size() >= 5);
     REQUIRE(store.settle().is_ok());
     REQUIRE(store.position_generations() == 1);
@@ -463,15 +466,9 @@ TEST_CASE(
   check_all(store, roots);
   std::size_t answered = 0;
   for (const auto& [key, root] : roots) {
-    pgndb::query::Filters filters;
-    filters.position = root;
-    auto search = pgndb::query::Search::start(store, filters);
-    REQUIRE(search);
-    auto games = search->count();
-    REQUIRE(games);
     if (from_statistics(store, root)) {
       ++answered;
-      CHECK(*games >= positions::statistics_threshold);
+      CHECK(games_at(store, root) >= positions::statistics_threshold);
     }
   }
   CHECK(answered > 0);
