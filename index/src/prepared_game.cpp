@@ -81,8 +81,11 @@ void add_metadata(const pgn::GameRecord& game, std::vector<std::string>& keys) {
 // and so do the arrows and highlighted squares people draw (`[%cal Ge2e4]`, `[%csl Rd5]`).
 bool has_text(std::string_view comment) {
   for (std::size_t i = 0; i < comment.size(); ++i) {
-    if (comment.compare(i, 6, "[%clk ") == 0 || comment.compare(i, 6, "[%emt ") == 0 ||
-        comment.compare(i, 7, "[%eval ") == 0) {
+    // The commands are compared only where a `[` stands: three comparisons at every character
+    // took 3% of a lichess-style import, whose every move has such a comment.
+    const std::string_view rest = comment.substr(i);
+    if (comment[i] == '[' &&
+        (rest.starts_with("[%clk ") || rest.starts_with("[%emt ") || rest.starts_with("[%eval "))) {
       const std::size_t end = comment.find(']', i);
       if (end == std::string_view::npos) return true;
       i = end;
