@@ -1495,8 +1495,9 @@ Status WriteBatch::commit() {
                                                              moves.subspan(from, to - from - 1)};
             },
             statistics);
+        if (!resolved.is_ok()) return to_rocksdb(resolved);
         seal_statistics(statistics, cells_threshold, sealed);
-        return to_rocksdb(resolved);
+        return rocksdb::Status::OK();
       };
       for (auto i = begin; s.ok() && i != end;) {
         const std::uint32_t bucket = positions::bucket_of40(key40_of_entry(*i));
