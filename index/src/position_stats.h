@@ -1,7 +1,8 @@
 // Statistics of popular positions, kept per generation of the main line's position index
 // (docs/storage.md, "Position statistics"). This header owns their key and value layouts and
-// the threshold, and finds the move each game played from a position (from its summary's opening
-// codes, or from the game itself when they do not reach it).
+// the thresholds, and finds the move each game played from a position (from the opening its
+// import recorded, or from its summary's opening codes; a game that reaches the position only
+// past them is listed as unread, for a lookup to read).
 //
 // Why per generation: a generation's statistics are written with its runs (by the batch that
 // writes it, or by the merge that makes it) and dropped with them, so they are exactly as
