@@ -474,8 +474,10 @@ Status StatisticsCollector::resolve_walking(const SummaryOf& summary_of, Walk&& 
     if (!summary) return summary.error();
     const GameSummary& s = *summary;
     std::size_t left = wanted.size();
-    auto visit = [&](pgn::Key key, bool white_moves, std::optional<pgn::Move> move) {
-      if (!move) return left > 0;  // past the codes: unread
+    auto visit = [&](std::size_t ply, pgn::Key key, bool white_moves,
+                     std::optional<pgn::Move> move) {
+      if (!move && ply == s.plies) move = pgn::Move::none();  // the game ends there
+      if (!move) return left > 0;                             // past the codes: unread
       const std::uint64_t k40 = key40_of(key);
       for (Wanted& w : wanted) {
         if (w.done || w.key40 != k40) continue;
@@ -507,11 +509,9 @@ Status StatisticsCollector::resolve(const SummaryOf& summary_of,
         pgn::Position pos;
         for (std::size_t ply = 0;; ++ply) {
           std::optional<pgn::Move> move;
-          if (ply < s.opening_length)
-            move = move_of(pos, s.opening[ply]);
-          else if (ply == s.plies)
-            move = pgn::Move::none();
-          if (!visit(pgn::repetition_key(pos), pos.side_to_move() == pgn::White, move)) return true;
+          if (ply < s.opening_length) move = move_of(pos, s.opening[ply]);
+          if (!visit(ply, pgn::repetition_key(pos), pos.side_to_move() == pgn::White, move))
+            return true;
           if (ply == s.opening_length) return true;
           if (!move) return false;  // a code that names no move: the codes stop here
           pos.play(*move);
@@ -526,17 +526,13 @@ Status StatisticsCollector::resolve(const SummaryOf& summary_of, const OpeningOf
       summary_of,
       [&](std::uint32_t id, const GameSummary& s, auto& visit) {
         const Opening opening = opening_of(id);
-        if (opening.keys.size() != std::size_t(s.opening_length) + 1 ||
-            opening.moves.size() != s.opening_length)
+        if (opening.keys.size() <= s.opening_length || opening.moves.size() < s.opening_length)
           return false;
         for (std::size_t ply = 0; ply <= s.opening_length; ++ply) {
           std::optional<pgn::Move> move;
-          if (ply < s.opening_length)
-            move = opening.moves[ply];
-          else if (ply == s.plies)
-            move = pgn::Move::none();
+          if (ply < s.opening_length) move = opening.moves[ply];
           // A standard start: White moves at the even plies.
-          if (!visit(opening.keys[ply], ply % 2 == 0, move)) break;
+          if (!visit(ply, opening.keys[ply], ply % 2 == 0, move)) break;
         }
         return true;
       },

@@ -180,8 +180,8 @@ class StatisticsCollector {
 
   // A game's opening as its import recorded it: `keys[p]` is pgn::repetition_key of the
   // position before ply p, for p from 0 to the summary's opening_length, and `moves[p]` the
-  // move played there, for p below it. Empty for a game that does not start from the standard
-  // position (the codes of such a game are not walked either).
+  // move played there, for p below it (what follows is not read). A game that does not start
+  // from the standard position is not walked, as by the codes.
   struct Opening {
     std::span<const pgn::Key> keys;
     std::span<const pgn::Move> moves;
@@ -193,10 +193,11 @@ class StatisticsCollector {
                                std::map<std::uint64_t, Statistics>& into);
 
  private:
-  // Resolves the requests, each game walked by `walk(id, summary, visit)`, which calls
-  // `visit(key, white_moves, move)` for the plies from 0 to the summary's opening_length
-  // (`move`: the one played, none at the game's end, nothing past the codes) while it returns
-  // true, and returns whether it could walk that far.
+  // Resolves the requests, each game (from the standard position) walked by
+  // `walk(id, summary, visit)`, which calls `visit(ply, key, white_moves, played)` for the
+  // plies from 0 to the summary's opening_length (`played`: the move played there, nothing at
+  // the codes' end or where a code names no move) while it returns true, and returns whether
+  // it could walk that far.
   template <class Walk>
   Status resolve_walking(const SummaryOf& summary_of, Walk&& walk,
                          std::map<std::uint64_t, Statistics>& into);

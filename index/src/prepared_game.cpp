@@ -142,8 +142,6 @@ PreparedGame prepare_game(const pgn::GameRecord& game) {
   const GameSummary summary = summarize(game, opening);
   encode_summary(summary, prepared.summary);
   prepared.facts = summary.facts();
-  prepared.opening_length = summary.opening_length;
-  prepared.standard_start = summary.standard_start;
   for (std::size_t ply = 0; ply < summary.opening_length; ++ply)
     prepared.opening_moves[ply] = game.moves[ply].move;
 

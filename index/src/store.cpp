@@ -1292,13 +1292,18 @@ struct WriteBatch::Impl {
   // first_game()). Copied rather than moved in: the strings a worker allocated go back to it.
   PackedStrings games, summaries;
   std::vector<SearchFacts> facts;
-  // Each game's recorded opening (position_stats.h, StatisticsCollector::Opening): the keys
-  // and moves of its plies from the start to its opening codes' end (a key more than moves;
-  // the moves padded with one to keep both in step), from opening_at[place] to
-  // opening_at[place + 1]; nothing for a game set up from a FEN. About 170 bytes a game.
+  // Each game's recorded opening (position_stats.h, StatisticsCollector::Opening), a fixed
+  // stride per place in the batch: the keys of its first opening_plies + 1 positions (as many
+  // as it has) and its PreparedGame::opening_moves. The summary says how many of them count.
+  // 168 bytes a game.
+  static constexpr std::size_t opening_keys_per_game = GameSummary::opening_plies + 1;
   std::vector<pgn::Key> opening_keys;
   std::vector<pgn::Move> opening_moves;
-  std::vector<std::uint32_t> opening_at = {0};
+  positions::StatisticsCollector::Opening opening(std::uint32_t place) const {
+    return {std::span(opening_keys).subspan(place * opening_keys_per_game, opening_keys_per_game),
+            std::span(opening_moves)
+                .subspan(place * GameSummary::opening_plies, GameSummary::opening_plies)};
+  }
   bool merged_later = true;  // set_merged_later()
   std::uint32_t first_game() const { return next_game - std::uint32_t(games.size()); }
   // Metadata keys (without the game id) and the ids of the batch's games with each, in id
@@ -1326,7 +1331,6 @@ void WriteBatch::follow(const WriteBatch& previous) {
   impl_->facts.clear();
   impl_->opening_keys.clear();
   impl_->opening_moves.clear();
-  impl_->opening_at.assign(1, 0);
   impl_->merged_later = true;
   for (auto& rows : impl_->rows) rows.clear();
 }
@@ -1348,14 +1352,12 @@ std::uint32_t WriteBatch::add_game(const PreparedGame& game, std::uint32_t dupli
   impl_->games.add(game.encoded);
   impl_->summaries.add(game.summary);
   impl_->facts.push_back(game.facts);
-  if (game.standard_start && game.opening_length < game.positions.size()) {
-    impl_->opening_keys.insert(impl_->opening_keys.end(), game.positions.begin(),
-                               game.positions.begin() + game.opening_length + 1);
-    impl_->opening_moves.insert(impl_->opening_moves.end(), game.opening_moves.begin(),
-                                game.opening_moves.begin() + game.opening_length);
-    impl_->opening_moves.push_back(pgn::Move::none());
-  }
-  impl_->opening_at.push_back(std::uint32_t(impl_->opening_keys.size()));
+  auto& keys = impl_->opening_keys;
+  keys.resize(keys.size() + Impl::opening_keys_per_game);
+  std::copy_n(game.positions.begin(), std::min(game.positions.size(), Impl::opening_keys_per_game),
+              keys.end() - Impl::opening_keys_per_game);
+  impl_->opening_moves.insert(impl_->opening_moves.end(), game.opening_moves.begin(),
+                              game.opening_moves.end());
   for (pgn::Key key : game.positions)
     impl_->positions.push_back(batch_entry(positions::key40_of(key), place));
   for (pgn::Key key : game.variation_positions)
@@ -1378,7 +1380,7 @@ std::size_t WriteBatch::bytes() const {
   const Impl& b = *impl_;
   return b.games.bytes() + b.summaries.bytes() + b.facts.size() * sizeof(SearchFacts) +
          (b.positions.size() + b.variation_positions.size()) * 2 * sizeof(std::uint64_t) +
-         b.opening_keys.size() * (sizeof(pgn::Key) + sizeof(pgn::Move));
+         b.opening_keys.size() * sizeof(pgn::Key) + b.opening_moves.size() * sizeof(pgn::Move);
 }
 
 void WriteBatch::set_merged_later(bool merged_later) { impl_->merged_later = merged_later; }
@@ -1485,16 +1487,7 @@ Status WriteBatch::commit() {
       auto resolve = [&] {
         Status resolved = collector.resolve(
             [&](std::uint32_t id) { return decode_summary(impl_->summaries[id - first]); },
-            [&](std::uint32_t id) {
-              const std::uint32_t from = impl_->opening_at[id - first],
-                                  to = impl_->opening_at[id - first + 1];
-              if (from == to) return positions::StatisticsCollector::Opening{};
-              const std::span keys(impl_->opening_keys);
-              const std::span moves(impl_->opening_moves);
-              return positions::StatisticsCollector::Opening{keys.subspan(from, to - from),
-                                                             moves.subspan(from, to - from - 1)};
-            },
-            statistics);
+            [&](std::uint32_t id) { return impl_->opening(id - first); }, statistics);
         if (!resolved.is_ok()) return to_rocksdb(resolved);
         seal_statistics(statistics, cells_threshold, sealed);
         return rocksdb::Status::OK();

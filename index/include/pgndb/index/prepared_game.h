@@ -22,13 +22,10 @@ struct PreparedGame {
   std::string encoded;  // game_codec's form
   // pgn::repetition_key of every main-line position, the start and the end included.
   std::vector<pgn::Key> positions;
-  // The moves the summary's opening codes name (GameSummary::opening_length of them), and
-  // whether the game starts from the standard position: with the first `positions`, what a
-  // batch counts the statistics of its popular positions from, instead of replaying the codes
-  // (position_stats.h).
+  // The moves the summary's opening codes name, in its first GameSummary::opening_length
+  // places: with the first `positions`, what a batch counts the statistics of its popular
+  // positions from, instead of replaying the codes (position_stats.h).
   std::array<pgn::Move, GameSummary::opening_plies> opening_moves{};
-  std::uint8_t opening_length = 0;
-  bool standard_start = true;
   // pgn::repetition_key of every position inside a variation (most games have none), sorted
   // and unique.
   std::vector<pgn::Key> variation_positions;
