@@ -80,6 +80,20 @@ constexpr char statistics_marker = char(0xFF);
 // counts at most a few hundred thousand games at once before it writes them.
 constexpr std::size_t cells_kept_unsorted = 4096;
 
+// Makes room for `more` cells in `k`. Past cells_kept_unsorted, cells that would not fit are
+// added up first, and the vector then keeps room for at least as many new cells as it holds
+// distinct ones: each sort then comes after at least half as many new cells as it sorts
+// (amortized, a cell is sorted a bounded number of times), and the cells held stay within
+// twice the distinct ones and `more`. Added up each time the vector was full, a position of
+// nearly 4,096 distinct cells (a batch's start position: moves by rating band and year) was
+// sorted again every few games.
+void room_for_cells(KeyStatistics& k, std::size_t more) {
+  const std::size_t wanted = k.cells.size() + more;
+  if (wanted <= k.cells.capacity() || wanted < cells_kept_unsorted) return;
+  k.normalize();
+  k.cells.reserve(std::max(2 * k.cells.size() + more, cells_kept_unsorted));
+}
+
 std::uint64_t zigzag(std::int64_t v) { return (std::uint64_t(v) << 1) ^ std::uint64_t(v >> 63); }
 std::int64_t unzigzag(std::uint64_t v) { return std::int64_t(v >> 1) ^ -std::int64_t(v & 1); }
 
@@ -154,6 +168,13 @@ bool cells_add_up(const KeyStatistics& k) {
     if (sum != move) return false;
   }
   return at == k.cells.size();
+}
+
+// True when the cells of `k` are in Cell::order(), each once (as normalize() leaves them).
+bool is_normalized(const KeyStatistics& k) {
+  return std::adjacent_find(k.cells.begin(), k.cells.end(), [](const Cell& a, const Cell& b) {
+           return a.order() >= b.order();
+         }) == k.cells.end();
 }
 
 // Normalizes the cells of `k` and keeps them when encode_statistics writes them; false (and
@@ -256,16 +277,20 @@ void encode_statistics(const Statistics& statistics, std::string& out, std::uint
     previous = id;
   }
   for (const KeyStatistics& k : statistics.keys) {
-    // Copied only for a position that may keep its slices (normalized for writing).
     if (!k.sliced || k.games() < threshold) {
       bytes::put_varint(out, 0);
       continue;
     }
-    KeyStatistics normalized = k;
-    if (!slice_as_written(normalized, threshold)) {
+    // Written as it is when normalized already (as_written, as seal_statistics calls it, does
+    // that in place); otherwise a copy is normalized for writing.
+    std::optional<KeyStatistics> copy;
+    const bool kept =
+        is_normalized(k) ? cells_add_up(k) : slice_as_written(copy.emplace(k), threshold);
+    if (!kept) {
       bytes::put_varint(out, 0);
       continue;
     }
+    const KeyStatistics& normalized = copy ? *copy : k;
     // Groups of cells of one move and band.
     std::vector<std::pair<std::size_t, std::size_t>> groups;  // [first, end) in the cells
     for (std::size_t i = 0; i < normalized.cells.size(); ++i) {
@@ -411,8 +436,8 @@ void add_statistics(Statistics& into, const Statistics& from) {
       target.cells.clear();
       continue;
     }
+    room_for_cells(target, k.cells.size());
     target.cells.insert(target.cells.end(), k.cells.begin(), k.cells.end());
-    if (target.cells.size() >= cells_kept_unsorted) target.normalize();
   }
   const std::size_t middle = into.unread.size();
   into.unread.insert(into.unread.end(), from.unread.begin(), from.unread.end());
@@ -429,10 +454,8 @@ void add_game(Statistics& into, pgn::Key key, bool white_moves, pgn::Move move,
     k.cells.clear();
   }
   if (!k.sliced) return;
-  // A cell per game, added up whenever the vector would grow past cells_kept_unsorted:
-  // amortized, each game is sorted a few times, and the cells held stay within twice the
-  // distinct ones.
-  if (k.cells.size() == k.cells.capacity() && k.cells.size() >= cells_kept_unsorted) k.normalize();
+  // A cell per game, added up now and then (room_for_cells).
+  room_for_cells(k, 1);
   Cell& c = k.cells.emplace_back();
   c.band = std::uint8_t(rating_band(game.white_elo, game.black_elo));
   c.year = game.year;

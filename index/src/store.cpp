@@ -180,6 +180,8 @@ void seal_statistics(std::map<std::uint64_t, positions::Statistics>& statistics,
     // Summed from inputs and counted from games: the unread ids of both, interleaved.
     std::sort(of_key.unread.begin(), of_key.unread.end());
     if (!of_key.worth_keeping()) continue;
+    // In place, so that encoding copies no cells.
+    positions::as_written(of_key, cells_threshold);
     positions::encode_statistics(of_key, sealed[key40], cells_threshold);
   }
   statistics.clear();
