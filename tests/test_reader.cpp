@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <random>
 #include <sstream>
@@ -832,6 +833,63 @@ TEST_CASE("reader: Skip from begin_game delivers no syntax problems of the game"
   };
   read_all(three_games, r);
   for (const auto& e : r.log) CHECK_FALSE(e.starts_with("problem"));
+}
+
+// Where each game starts and its text, as a visitor that reads everything sees them, or one
+// that skips every game from its first event (as the import cuts a file into games).
+struct Cuts : Visitor {
+  explicit Cuts(bool skip) : skip_(skip) {}
+  std::vector<std::pair<std::string, std::string>> games;  // origin, text
+  Control begin_game(Location l) override {
+    games.push_back({at(l), {}});
+    return skip_ ? Control::Skip : Control::Continue;
+  }
+  Control begin_variation(Location) override { return Control::Continue; }
+  void end_game(std::string_view text) override { games.back().second = text; }
+  bool skip_;
+};
+
+TEST_CASE("reader: a game skipped whole ends where reading it in full ends it",
+          "[reader][control]") {
+  // The skipping reader passes moves and move numbers over without reading them
+  // (skip_movetext); where a game ends and what its text is must not change. Compared on the
+  // edge cases of other parsers' test suites, on tokens written to mislead, and on damaged
+  // copies of them, in small and large chunks.
+  std::vector<std::string> inputs = {
+      "1. e4 e5 2. Nf3 1-0 1. d4 0-1 1. c4 1/2-1/2 1. f4 1/2 1. g4 * 1. b4 \xc2\xbd-\xc2\xbd 1. h4",
+      "1. e8(Q)1-0\n1. e8(Q) (1-0) 1. a3 0-0-0 0-1 1-0-0 O-O-O 12...1-0",
+      "1. e4!!!! 1-0 1. e4!?1-0 1.e4$1 1-0 1. e4 +- 1-0 1. e4 e.p. 1-0 1. e4 N 1-0",
+      "1. e4 {1-0 [Event} ; 0-1\n% 1-0\n[Event \"x\"] 1. d4\n [Event \"y\"]\n1. c4 *",
+      "1. e4 (1... e5 1-0) d5 0-1 1. 123456789-1 2. 1-01 3. 1/2-1/2x 1-0"};
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(data_dir + "/edge")) {
+    if (!entry.is_regular_file()) continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    inputs.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  REQUIRE(inputs.size() > 20);
+  std::mt19937 random(13);
+  const std::string misleading = "01/2-*[]{}();%!?.\n\r \t$eQO+#=\xc2\xbd";
+  for (std::size_t i = 0, n = inputs.size(); i < n; ++i)
+    for (int copy = 0; copy < 20 && !inputs[i].empty(); ++copy) {
+      std::string damaged = inputs[i].substr(0, 4000);
+      for (int change = 0; change < 8; ++change) {
+        const std::size_t where = random() % (damaged.size() + 1);
+        damaged.insert(where, 1, misleading[random() % misleading.size()]);
+      }
+      inputs.push_back(std::move(damaged));
+    }
+  std::size_t games = 0;
+  for (const std::string& input : inputs)
+    for (const std::size_t chunk : {std::size_t(7), std::size_t(1) << 16}) {
+      ReaderOptions options;
+      options.chunk_size = chunk;
+      Cuts full(false), skipped(true);
+      read_all(input, full, options);
+      read_all(input, skipped, options);
+      REQUIRE(skipped.games == full.games);
+      games += full.games.size();
+    }
+  CHECK(games > 1000);
 }
 
 TEST_CASE("reader: Skip from a tag or a move skips the rest of the game", "[reader][control]") {
