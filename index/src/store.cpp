@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cerrno>
 #include <chrono>
@@ -437,25 +438,47 @@ std::uint32_t place_of_entry(std::uint64_t entry) {
   return std::uint32_t(entry) & ((std::uint32_t(1) << batch_game_bits) - 1);
 }
 
+// One stable pass of a radix sort: the `n` entries of `from` into `to`, by their `bits` bits
+// from `shift` on.
+void radix_pass(const std::uint64_t* from, std::size_t n, std::uint64_t* to, int shift, int bits) {
+  std::array<std::uint32_t, (1 << 11) + 1> counts{};
+  const std::uint64_t mask = (std::uint64_t(1) << bits) - 1;
+  for (std::size_t i = 0; i < n; ++i) ++counts[((from[i] >> shift) & mask) + 1];
+  for (std::size_t i = 1; i <= mask + 1; ++i) counts[i] += counts[i - 1];
+  for (std::size_t i = 0; i < n; ++i) to[counts[(from[i] >> shift) & mask]++] = from[i];
+}
+
 // Sorts a batch's entries by key: a radix sort of the key's 40 bits, stable, so that the games
 // of a key stay in the order they were added (ascending).
 void sort_by_key(std::vector<std::uint64_t>& entries, std::vector<std::uint64_t>& scratch) {
-  // Both buffers keep the larger capacity: they swap roles, and the batch that reuses them
-  // should find room for its entries without growing (and page-faulting) again.
+  // The scratch buffer keeps the capacity of the entries: the batch that reuses it should find
+  // room without growing (and page-faulting) again.
   scratch.reserve(entries.capacity());
   scratch.resize(entries.size());
-  std::vector<std::uint32_t> counts;
-  auto* from = &entries;
-  auto* to = &scratch;
-  constexpr std::uint64_t mask = (1 << 10) - 1;
-  for (int shift = batch_game_bits; shift < 64; shift += 10) {
-    counts.assign(std::size_t(mask) + 2, 0);
-    for (const std::uint64_t e : *from) ++counts[((e >> shift) & mask) + 1];
-    for (std::size_t i = 1; i < counts.size(); ++i) counts[i] += counts[i - 1];
-    for (const std::uint64_t e : *from) (*to)[counts[(e >> shift) & mask]++] = e;
-    std::swap(from, to);
+  // First by the key's top 8 bits into scratch, then each of those 256 parts (tens of
+  // thousands of entries, in the core's cache) on the key's other 32 bits, in three passes
+  // from scratch to a small buffer and back, the last into `entries`. Four passes of 10 bits
+  // each over the whole batch (tens of megabytes, scattered over 1,024 places) took 117 ms for
+  // 50,000 games' 4 M entries, these 70. Every pass is stable: the games stay in order.
+  constexpr int top_shift = 56;
+  std::array<std::size_t, 257> starts{};
+  for (const std::uint64_t e : entries) ++starts[(e >> top_shift) + 1];
+  for (std::size_t i = 1; i < starts.size(); ++i) starts[i] += starts[i - 1];
+  std::array<std::size_t, 256> next;
+  std::copy_n(starts.begin(), next.size(), next.begin());
+  for (const std::uint64_t e : entries) scratch[next[e >> top_shift]++] = e;
+  static_assert(top_shift - batch_game_bits == 32);
+  std::size_t largest = 0;
+  for (std::size_t b = 0; b + 1 < starts.size(); ++b)
+    largest = std::max(largest, starts[b + 1] - starts[b]);
+  std::vector<std::uint64_t> part(largest);
+  for (std::size_t b = 0; b + 1 < starts.size(); ++b) {
+    const std::size_t begin = starts[b], n = starts[b + 1] - begin;
+    if (n == 0) continue;
+    radix_pass(scratch.data() + begin, n, part.data(), batch_game_bits, 11);
+    radix_pass(part.data(), n, scratch.data() + begin, batch_game_bits + 11, 11);
+    radix_pass(scratch.data() + begin, n, entries.data() + begin, batch_game_bits + 22, 10);
   }
-  // An even number of passes: the sorted entries ended where they started.
 }
 
 // A key and value to write.
