@@ -67,6 +67,9 @@ constexpr std::string_view variation_generations_key = "meta:variation_generatio
 
 // The block cache every family shares (data blocks, and the table files' indexes and filters).
 constexpr std::size_t block_cache_bytes = 64 << 20;
+// What each thread of a merge of position generations keeps of the summaries it reads
+// (SummaryReader): two threads merge side by side.
+constexpr std::size_t summary_cache_bytes = 48 << 20;
 
 std::string hash_key(std::uint64_t hash) {
   return bytes::big_endian32(std::uint32_t(hash >> 32)) + bytes::big_endian32(std::uint32_t(hash));
@@ -206,11 +209,15 @@ rocksdb::ReadOptions bulk_read_options() {
 }
 
 // Reads summaries by id, in ascending order of ids, through one iterator: the group holding
-// an id is found by stepping when it is near, by a seek otherwise.
+// an id is found by stepping when it is near, by a seek otherwise. With a cache budget, the
+// groups read are kept (decompressed, up to that many bytes) for later passes: a merge resolves
+// its statistics in passes that each ask for games all over the import (a 1 M-game import's end
+// made 22 such passes, each decompressing nearly every block of summaries again: a third of its
+// merge's time).
 class SummaryReader {
  public:
-  SummaryReader(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* family)
-      : it_(db.NewIterator(bulk_read_options(), family)) {}
+  SummaryReader(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* family, std::size_t cache_bytes = 0)
+      : it_(db.NewIterator(bulk_read_options(), family)), cache_budget_(cache_bytes) {}
 
   std::expected<GameSummary, Status> get(std::uint32_t id) {
     if (!(id >= first_ && id - first_ < entries_.size())) {
@@ -224,7 +231,13 @@ class SummaryReader {
 
  private:
   Status find_group(std::uint32_t id) {
-    const bool near = !entries_.empty() && id > first_ && id - first_ < 8 * summary_group;
+    // A group of the cache: the last one that starts at or before `id` (it may end before it).
+    if (auto after = cache_.upper_bound(id); after != cache_.begin()) {
+      const auto& [first, value] = *std::prev(after);
+      if (Status s = parse(first, value); !s.is_ok()) return s;
+      if (id - first_ < entries_.size()) return Status::ok();
+    }
+    const bool near = it_->Valid() && id > it_first_ && id - it_first_ < 8 * summary_group;
     if (near) {
       // Groups end at batch ends too, so a group may be short: step to the first group that
       // starts past `id`, then back to the one before it.
@@ -247,9 +260,20 @@ class SummaryReader {
     entries_.clear();
     if (!it_->Valid())
       return it_->status().ok() ? Status::ok() : from_rocksdb(it_->status(), "reading summaries");
-    first_ = group_start();
+    it_first_ = group_start();
+    const std::string_view value = it_->value().ToStringView();
+    if (cache_used_ + value.size() <= cache_budget_) {
+      cache_used_ += value.size();
+      auto [at, added] = cache_.emplace(it_first_, value);
+      return parse(it_first_, at->second);
+    }
     // The entries view the iterator's value, which stays valid until the iterator moves.
-    bytes::Reader in(it_->value().ToStringView());
+    return parse(it_first_, value);
+  }
+  Status parse(std::uint32_t first, std::string_view group) {
+    first_ = first;
+    entries_.clear();
+    bytes::Reader in(group);
     std::string_view entry;
     while (!in.empty()) {
       if (!in.view(entry)) return Status::error(Status::Code::Corruption, "summaries damaged");
@@ -260,8 +284,11 @@ class SummaryReader {
   std::uint32_t group_start() const { return game_of_key(it_->key().ToStringView()); }
 
   std::unique_ptr<rocksdb::Iterator> it_;
-  std::uint32_t first_ = 0;  // the id of entries_[0]
+  std::uint32_t it_first_ = 0;  // the id that starts the group the iterator stands at
+  std::uint32_t first_ = 0;     // the id of entries_[0]
   std::vector<std::string_view> entries_;
+  std::map<std::uint32_t, std::string> cache_;  // by the id that starts each group
+  std::size_t cache_used_ = 0, cache_budget_ = 0;
 };
 
 // Reads facts by id through one iterator, best in ascending order of ids: the group holding
@@ -968,6 +995,9 @@ struct Store::Impl {
     };
     positions::RunFolder folder;
     positions::StatisticsCollector collector;
+    // The games' summaries, for the statistics counted from games; kept across the passes
+    // that resolve them (a 1 M-game import's are 30 MB).
+    SummaryReader summaries(*db, families[Summaries], summary_cache_bytes);
     std::map<std::uint64_t, positions::Statistics> statistics;  // of the buckets not sealed yet
     std::map<std::uint64_t, std::string> sealed;
     std::vector<std::size_t> inputs;  // the input of each run added to the folder
@@ -1007,14 +1037,14 @@ struct Store::Impl {
       if (collector.requests() == 0) {
         seal_statistics(statistics, cells_threshold, sealed);
       } else if (collector.requests() >= (std::size_t(1) << 18) || statistics.size() >= 1000) {
-        if (s = resolve_statistics(collector, statistics); !s.ok()) return s;
+        if (s = resolve_statistics(collector, summaries, statistics); !s.ok()) return s;
         seal_statistics(statistics, cells_threshold, sealed);
       }
     }
     for (const auto& it : runs)
       if (!it->status().ok()) return it->status();
     if (!with_statistics) return s;
-    if (s = resolve_statistics(collector, statistics); !s.ok()) return s;
+    if (s = resolve_statistics(collector, summaries, statistics); !s.ok()) return s;
     seal_statistics(statistics, cells_threshold, sealed);
     return put_statistics(writer, id, sealed);
   }
@@ -1083,10 +1113,9 @@ struct Store::Impl {
   }
 
   // Counts the games `collector` was asked for from their summaries (and games).
-  rocksdb::Status resolve_statistics(
-      positions::StatisticsCollector& collector,
-      std::map<std::uint64_t, positions::Statistics>& statistics) const {
-    SummaryReader summaries(*db, families[Summaries]);
+  static rocksdb::Status resolve_statistics(
+      positions::StatisticsCollector& collector, SummaryReader& summaries,
+      std::map<std::uint64_t, positions::Statistics>& statistics) {
     Status s =
         collector.resolve([&](std::uint32_t game) { return summaries.get(game); }, statistics);
     return to_rocksdb(s);
