@@ -1860,22 +1860,38 @@ Status Store::settle() {
   // a few milliseconds. With the bound at 32 files, five 1 M-game imports in batches of 50,000
   // left 100 files of each, and every command at 5 M games took 43 ms instead of 28.
   if (impl_->games >= impl_->first_new_game && written >= 12) {
-    const std::string from = game_key(impl_->first_new_game);
-    const std::string to = game_key(impl_->games);
-    const rocksdb::Slice begin(from), end(to);
-    rocksdb::CompactRangeOptions options;
-    options.exclusive_manual_compaction = false;
-    options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
-    for (int f = 0; f < FamilyCount; ++f) {
-      if (!is_keyed_by_game(f)) continue;
-      // Groups are keyed by their first id: from the group holding the import's first game
-      // (a batch's groups start at the batch's first id; the range may take in one more).
-      const std::uint32_t group = group_size_of(f);
-      const std::string group_start = game_key(impl_->first_new_game / group * group);
-      const rocksdb::Slice group_begin(group_start);
-      rocksdb::Status s = db.CompactRange(options, impl_->families[f], &group_begin, &end);
-      if (!s.ok()) return from_rocksdb(s, "compacting the games");
-    }
+    // In two halves side by side, split where the middle batch's games start (its files of
+    // each family start there: neither half takes in a file of the other): one merge, on one
+    // core, took 2.2 of the 7.8 s that end a 1 M-game import.
+    std::vector<std::string> starts;
+    for (const rocksdb::SstFileMetaData& f : games_files.levels.back().files)
+      if (f.smallestkey >= first_key) starts.push_back(f.smallestkey);
+    std::sort(starts.begin(), starts.end());
+    const std::uint32_t split = game_of_key(starts[starts.size() / 2]);
+    auto compact = [&](std::uint32_t first, std::uint32_t last) -> Status {
+      rocksdb::CompactRangeOptions options;
+      options.exclusive_manual_compaction = false;
+      options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+      const std::string to = game_key(last);
+      const rocksdb::Slice end(to);
+      for (int f = 0; f < FamilyCount; ++f) {
+        if (!is_keyed_by_game(f)) continue;
+        // Groups are keyed by their first id: from the group holding the first game (a
+        // batch's groups start at the batch's first id; the range may take in one more).
+        const std::uint32_t group = group_size_of(f);
+        const std::string group_start = game_key(first / group * group);
+        const rocksdb::Slice group_begin(group_start);
+        rocksdb::Status s = db.CompactRange(options, impl_->families[f], &group_begin, &end);
+        if (!s.ok()) return from_rocksdb(s, "compacting the games");
+      }
+      return Status::ok();
+    };
+    Status second_half;
+    std::thread second([&] { second_half = compact(split, impl_->games); });
+    Status first_half = compact(impl_->first_new_game, split - 1);
+    second.join();
+    if (!first_half.is_ok()) return first_half;
+    if (!second_half.is_ok()) return second_half;
   }
   // The merges RocksDB chose for the other families (every 16 files of a level into the next:
   // amortized, each small), which an import that ends stops: the import waits for them. A
