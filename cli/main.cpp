@@ -1,5 +1,4 @@
 // pgndb: parse the subcommand and its options, run it, return its exit code.
-#include <malloc.h>
 
 #include <array>
 #include <exception>
@@ -127,14 +126,6 @@ int run_command(const Command& c, const std::vector<std::string>& args) {
 
 int main(int argc, char** argv) {
   using namespace pgndb::cli;
-#ifdef __GLIBC__
-  // An import allocates and frees tens of megabytes per batch (position entries, table rows,
-  // game texts). glibc's defaults hand blocks that large back to the kernel at once, and every
-  // batch then pays the page faults of fresh memory again. Keeping them saved 0.3 to 0.8 s of
-  // CPU time on the corpus import (of about 9.5 s) for about 25 MB more peak memory.
-  mallopt(M_MMAP_THRESHOLD, 128 << 20);
-  mallopt(M_TRIM_THRESHOLD, 512 << 20);
-#endif
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     print_overview(args.empty() ? std::cerr : std::cout);
