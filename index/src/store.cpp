@@ -19,6 +19,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <future>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -1504,6 +1505,72 @@ Status WriteBatch::commit() {
     };
   }
 
+  // Metadata: each distinct value's keys in id order, values in key order.
+  std::vector<const std::pair<const std::string, std::vector<std::uint32_t>>*> values;
+  values.reserve(impl_->metadata.size());
+  for (const auto& entry : impl_->metadata) values.push_back(&entry);
+  std::sort(values.begin(), values.end(), [](auto* a, auto* b) { return a->first < b->first; });
+  // Dates and ECO codes: the batch's games of each value and block, as one merge operand
+  // (value_postings.h); the other dimensions a key per game.
+  const auto postings_end = std::stable_partition(values.begin(), values.end(), [](auto* v) {
+    return !v->first.empty() && postings::holds(v->first[0]);
+  });
+  const std::span<const std::pair<const std::string, std::vector<std::uint32_t>>*const> posted(
+      values.begin(), postings_end),
+      keyed(postings_end, values.end());
+  if (!posted.empty())
+    contents[Postings] = [posted](rocksdb::SstFileWriter& writer) {
+      std::string list;
+      rocksdb::Status s;
+      for (const auto* value : posted)
+        for (auto id = value->second.begin(); id != value->second.end() && s.ok();) {
+          const std::uint32_t block = postings::block_of(*id);
+          auto end = id;
+          while (end != value->second.end() && postings::block_of(*end) == block) ++end;
+          list.clear();
+          name_index::encode_numbers(std::span(id, end), list);
+          s = writer.Merge(postings::key(value->first, block), list);
+          id = end;
+        }
+      return s;
+    };
+  if (!keyed.empty())
+    contents[Metadata] = [keyed](rocksdb::SstFileWriter& writer) {
+      std::string key;
+      rocksdb::Status s;
+      for (const auto* value : keyed) {
+        key = value->first;
+        const std::size_t id_at = key.size();
+        for (std::uint32_t id : value->second) {
+          key.resize(id_at);
+          metadata::append_game_id(key, id);
+          if (s = writer.Put(key, {}); !s.ok()) return s;
+        }
+      }
+      return s;
+    };
+
+  // Names: the name dimensions' values new to the database, each with the next number, and
+  // the name index (name_index.h), for searches by part of a name. A player's name is written
+  // once, without the colour that follows it in the metadata key: the two colours' keys are
+  // neighbours, so the name is the prefix of both.
+  // They are looked up, and their fragments listed, on another thread while this one sorts the
+  // position entries: each takes tens of milliseconds per 50,000 games, and the last commit
+  // of an import, which nothing else overlaps, waited for both in turn.
+  std::uint32_t new_players = 0, new_name_count = 0;
+  NewNames added;
+  std::future<Status> names_found = std::async(std::launch::async, [&]() -> Status {
+    auto found = store.new_names(values);
+    if (!found) return found.error();
+    const std::vector<std::string_view>& new_names = *found;
+    new_name_count = std::uint32_t(new_names.size());
+    for (std::size_t i = 0; i < new_names.size(); ++i) {
+      new_players += new_names[i][0] == metadata::Player;
+      added.add(new_names[i], store.name_count + 1 + std::uint32_t(i));
+    }
+    return Status::ok();
+  });
+
   // Positions: sorted by key, then game, each bucket's entries are one stretch, already in run
   // order; the batch's runs are a new generation of the index. The upper half of the buckets
   // (those with the top bit of the key set) goes to the other family.
@@ -1581,66 +1648,7 @@ Status WriteBatch::commit() {
     }
   }
 
-  // Metadata: each distinct value's keys in id order, values in key order.
-  std::vector<const std::pair<const std::string, std::vector<std::uint32_t>>*> values;
-  values.reserve(impl_->metadata.size());
-  for (const auto& entry : impl_->metadata) values.push_back(&entry);
-  std::sort(values.begin(), values.end(), [](auto* a, auto* b) { return a->first < b->first; });
-  // Dates and ECO codes: the batch's games of each value and block, as one merge operand
-  // (value_postings.h); the other dimensions a key per game.
-  const auto postings_end = std::stable_partition(values.begin(), values.end(), [](auto* v) {
-    return !v->first.empty() && postings::holds(v->first[0]);
-  });
-  const std::span<const std::pair<const std::string, std::vector<std::uint32_t>>*const> posted(
-      values.begin(), postings_end),
-      keyed(postings_end, values.end());
-  if (!posted.empty())
-    contents[Postings] = [posted](rocksdb::SstFileWriter& writer) {
-      std::string list;
-      rocksdb::Status s;
-      for (const auto* value : posted)
-        for (auto id = value->second.begin(); id != value->second.end() && s.ok();) {
-          const std::uint32_t block = postings::block_of(*id);
-          auto end = id;
-          while (end != value->second.end() && postings::block_of(*end) == block) ++end;
-          list.clear();
-          name_index::encode_numbers(std::span(id, end), list);
-          s = writer.Merge(postings::key(value->first, block), list);
-          id = end;
-        }
-      return s;
-    };
-  if (!keyed.empty())
-    contents[Metadata] = [keyed](rocksdb::SstFileWriter& writer) {
-      std::string key;
-      rocksdb::Status s;
-      for (const auto* value : keyed) {
-        key = value->first;
-        const std::size_t id_at = key.size();
-        for (std::uint32_t id : value->second) {
-          key.resize(id_at);
-          metadata::append_game_id(key, id);
-          if (s = writer.Put(key, {}); !s.ok()) return s;
-        }
-      }
-      return s;
-    };
-
-  // Names: the name dimensions' values new to the database, each with the next number, and
-  // the name index (name_index.h), for searches by part of a name. A player's name is written
-  // once, without the colour that follows it in the metadata key: the two colours' keys are
-  // neighbours, so the name is the prefix of both.
-  std::vector<std::string_view> new_names;
-  if (auto found = store.new_names(values); found)
-    new_names = std::move(*found);
-  else
-    return found.error();
-  std::uint32_t new_players = 0;
-  NewNames added;
-  for (std::size_t i = 0; i < new_names.size(); ++i) {
-    new_players += new_names[i][0] == metadata::Player;
-    added.add(new_names[i], store.name_count + 1 + std::uint32_t(i));
-  }
+  if (Status found = names_found.get(); !found.is_ok()) return found;
   contents[Names] = rows_content(added.names);
   contents[NameIndex] = index_content(added.postings, added.numbers);
 
@@ -1649,8 +1657,8 @@ Status WriteBatch::commit() {
   counters.push_back({std::string(reject_count_key), bytes::big_endian32(rejects)});
   counters.push_back(
       {std::string(player_count_key), bytes::big_endian32(store.players + new_players)});
-  counters.push_back({std::string(name_count_key),
-                      bytes::big_endian32(store.name_count + std::uint32_t(new_names.size()))});
+  counters.push_back(
+      {std::string(name_count_key), bytes::big_endian32(store.name_count + new_name_count)});
   const auto new_duplicates = std::uint32_t(impl_->rows[Duplicates].size());
   counters.push_back(
       {std::string(duplicate_count_key), bytes::big_endian32(store.duplicates + new_duplicates)});
@@ -1664,7 +1672,7 @@ Status WriteBatch::commit() {
   store.games = games;
   store.rejects = rejects;
   store.players += new_players;
-  store.name_count += std::uint32_t(new_names.size());
+  store.name_count += new_name_count;
   store.duplicates += new_duplicates;
   {
     std::lock_guard lock(store.generations_mutex);
