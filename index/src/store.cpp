@@ -1256,7 +1256,11 @@ struct Store::Impl {
       return Status::ok();
     }
     if (own.size() < 2) return Status::ok();
-    rocksdb::Status s = db->CompactFiles(rocksdb::CompactionOptions(), families[f], own, 0);
+    // The family's own compression (ZSTD): CompactionOptions' default is Snappy, which left
+    // the merged file larger until RocksDB's own merges rewrote it.
+    rocksdb::CompactionOptions options;
+    options.compression = rocksdb::kDisableCompressionOption;
+    rocksdb::Status s = db->CompactFiles(options, families[f], own, 0);
     // A file RocksDB's own merge took meanwhile is its to merge: that is no failure.
     if (!s.ok() && (s.IsIOError() || s.IsCorruption()))
       return from_rocksdb(s, pgn::cat("merging the ", family_name(f), " files"));
