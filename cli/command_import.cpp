@@ -67,10 +67,10 @@ void declare_import(po::options_description& options,
       "default they are stored and marked")(
       // Each batch writes one position run per bucket it touches, so larger batches mean
       // fewer, longer runs; an interrupted import loses at most one batch of work.
-      "batch", po::value<std::size_t>()->default_value(50000),
+      "batch", po::value<std::size_t>()->default_value(100000),
       "games per atomic write, at most: larger batches merge less; an interrupted import "
       "loses at most one batch")(
-      "batch-mb", po::value<std::size_t>()->default_value(80),
+      "batch-mb", po::value<std::size_t>()->default_value(160),
       "a batch also ends when its games take this many MB; two batches are in memory at once, "
       "so lower it on a small machine (300,000 games peaked at 462 MB with 80, 387 with 20)")(
       "progress", po::value<std::string>()->default_value("auto"),

@@ -47,8 +47,8 @@ struct Generations {
   bool operator==(const Generations&) const = default;
 };
 
-// Size tiers: generations of up to 4^(t+1) x 2^16 entries are of tier t (a batch of 50,000
-// games, 4 M entries, is of tier 3). Once merge_fan_in generations share a tier they are
+// Size tiers: generations of up to 4^(t+1) x 2^16 entries are of tier t (a batch of 100,000
+// games, 8 M entries, is of tier 3). Once merge_fan_in generations share a tier they are
 // merged into one of a higher tier, and the end of an import merges its own generations: an
 // entry is rewritten about once by the tiers up to 400 M entries (5 million games), 2.8 times
 // up to 8 G (10^8 games), and once more at the end of its import; a lookup reads at most 29

@@ -1867,11 +1867,12 @@ Status Store::settle() {
   const auto written =
       std::count_if(games_files.levels.back().files.begin(), games_files.levels.back().files.end(),
                     [&](const rocksdb::SstFileMetaData& f) { return f.smallestkey >= first_key; });
-  // Fewer than 12 files (an import of up to 600,000 games in batches of 50,000) are left as they
+  // Fewer than 6 files (an import of up to 500,000 games in batches of 100,000) are left as they
   // are: rewriting the corpus's 12 (batches of 20,000 then) took a second, opening a few takes
   // a few milliseconds. With the bound at 32 files, five 1 M-game imports in batches of 50,000
-  // left 100 files of each, and every command at 5 M games took 43 ms instead of 28.
-  if (impl_->games >= impl_->first_new_game && written >= 12) {
+  // left 100 files of each, and every command at 5 M games took 43 ms instead of 28; a 1 M-game
+  // import in batches of 100,000 writes 10, merged here.
+  if (impl_->games >= impl_->first_new_game && written >= 6) {
     // In two halves side by side, split where the middle batch's games start (its files of
     // each family start there: neither half takes in a file of the other): one merge, on one
     // core, took 2.2 of the 7.8 s that end a 1 M-game import.
