@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "pgndb/index/game_codec.h"
 #include "pgndb/index/importer.h"
 #include "pgndb/index/store.h"
 #include "pgndb/index/verify.h"
@@ -227,6 +228,87 @@ TEST_CASE("an import leaves one level-0 file per family, and no earlier import's
   auto players = store->name_values(Store::NameDimension::Player);
   REQUIRE(players);
   CHECK((*players)->size() > 20);
+}
+
+// The compression of each table file of the families of games and summaries, by family.
+std::map<std::string, std::multiset<std::string>> game_file_compressions(const std::string& path) {
+  RawDatabase raw(path, true);
+  std::map<std::string, std::multiset<std::string>> compressions;
+  for (auto* h : raw.handles) {
+    if (h->GetName() != "games" && h->GetName() != "summaries") continue;
+    rocksdb::TablePropertiesCollection tables;
+    REQUIRE(raw.db->GetPropertiesOfAllTables(h, &tables).ok());
+    for (const auto& [file, properties] : tables)
+      compressions[h->GetName()].insert(properties->compression_name);
+  }
+  return compressions;
+}
+
+// An import of WriteBatch::games_rewritten_from_batches batches or more writes its games and
+// summaries with LZ4, which the end of the import rewrites with ZSTD; a smaller one writes ZSTD
+// at once and is not rewritten. Either way every game reads back as the file has it.
+TEST_CASE("an import's games are compressed once with ZSTD in the end, lightly until then") {
+  const std::filesystem::path samples = std::filesystem::path(PGNDB_SOURCE_DIR) / "samples";
+  const std::string file = (samples / "Tal-100.pgn").string();
+  for (const std::size_t batch_games : {10, 40}) {
+    INFO("batches of " << batch_games << " games");
+    TempDir tmp;
+    const std::string path = (tmp / "db").string();
+    const std::size_t batches = (100 + batch_games - 1) / batch_games;
+    const bool rewritten = batches >= pgndb::index::WriteBatch::games_rewritten_from_batches;
+    {
+      auto store = Store::open(path);
+      REQUIRE(store);
+      pgndb::index::ImportOptions options;
+      options.threads = 1;
+      options.batch_games = batch_games;
+      auto imported = pgndb::index::import_file(*store, file, options);
+      REQUIRE(imported);
+      REQUIRE(imported->games == 100);
+      // Before the end of the import: a file per batch and family, light ones if rewritten.
+      for (const auto& [family, compressions] : game_file_compressions(path)) {
+        INFO(family);
+        CHECK(compressions.size() == batches);
+        CHECK((compressions.count("LZ4") > 0) == rewritten);
+        CHECK(compressions.count("LZ4") + compressions.count("ZSTD") == batches);
+      }
+      REQUIRE(store->settle().is_ok());
+    }
+    for (const auto& [family, compressions] : game_file_compressions(path)) {
+      INFO(family);
+      CHECK(compressions.count("ZSTD") == compressions.size());
+      if (rewritten)
+        CHECK(compressions.size() < batches);
+      else
+        CHECK(compressions.size() == batches);
+    }
+    // Every game as an import in one batch (compressed once, never rewritten) stores it.
+    TempDir one_batch_tmp;
+    const std::string one_batch = (one_batch_tmp / "db").string();
+    {
+      auto store = Store::open(one_batch);
+      REQUIRE(store);
+      pgndb::index::ImportOptions options;
+      options.threads = 1;
+      REQUIRE(pgndb::index::import_file(*store, file, options));
+      REQUIRE(store->settle().is_ok());
+    }
+    auto store = Store::open(path, {.create_if_missing = false, .read_only = true});
+    auto expected = Store::open(one_batch, {.create_if_missing = false, .read_only = true});
+    REQUIRE(store);
+    REQUIRE(expected);
+    for (std::uint32_t id = 1; id <= 100; ++id) {
+      auto game = store->game(id);
+      auto wanted = expected->game(id);
+      REQUIRE(game);
+      REQUIRE(wanted);
+      std::string bytes, wanted_bytes;
+      pgndb::index::encode_game(*game, bytes);
+      pgndb::index::encode_game(*wanted, wanted_bytes);
+      CHECK(game->tags == wanted->tags);
+      CHECK(bytes == wanted_bytes);
+    }
+  }
 }
 
 // A family no larger than StoreOptions::small_family_bytes is merged whole into its last level

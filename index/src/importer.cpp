@@ -338,8 +338,10 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
   FingerprintTable uncommitted, in_commit;
   const std::size_t batch_games =
       std::clamp<std::size_t>(options.batch_games, 1, WriteBatch::max_games);
-  std::size_t handled = 0;        // games of the batch, stored or not
-  std::size_t commits = 0;        // batches committed or being committed
+  std::size_t handled = 0;  // games of the batch, stored or not
+  std::size_t commits = 0;  // batches committed or being committed
+  // Bytes of the file read when the latest chunk came, and when the batch filling began.
+  std::uint64_t bytes_read = 0, batch_started = 0;
   bool stored_ids_valid = false;  // see the loop below
   auto finish_commit = [&]() -> Status {
     if (!committed.valid()) return Status::ok();
@@ -352,7 +354,19 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
     if (auto s = finish_commit(); !s.is_ok()) return s;
     if (tracked) batch.set_source_progress(hash, progress);
     // The file's only batch stays as written; the others are merged at the end of the import.
-    batch.set_merged_later(commits++ > 0 || !progress.complete);
+    batch.set_merged_later(commits > 0 || !progress.complete);
+    // Whether the end of the import rewrites this batch's games: it does for an import of
+    // games_rewritten_from_batches batches or more, which the bytes this batch took of the file
+    // foretell (its games are alike; a wrong guess costs one rewrite, or a few files of games
+    // compressed twice).
+    std::uint64_t batches = commits + 1;
+    if (!progress.complete && bytes_read > batch_started && shown.bytes_total > bytes_read) {
+      const std::uint64_t span = bytes_read - batch_started;
+      batches += (shown.bytes_total - bytes_read + span - 1) / span;
+    }
+    batch.set_games_rewritten_later(batches >= WriteBatch::games_rewritten_from_batches);
+    ++commits;
+    batch_started = bytes_read;
     // The batch committed last is emptied and reused: its buffers keep their memory, which
     // spares the page faults of fresh allocations (tens of megabytes per batch).
     WriteBatch next = committing ? std::move(*committing) : batch.successor();
@@ -374,6 +388,7 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
   std::vector<std::uint64_t> chunk_fingerprints;
   std::vector<std::uint32_t> stored_ids;
   while (auto chunk = pipeline.next()) {
+    bytes_read = chunk->bytes_read;
     chunk_fingerprints.clear();
     for (auto& outcome : chunk->outcomes)
       if (auto* game = std::get_if<PreparedGame>(&outcome))

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cerrno>
 #include <chrono>
@@ -638,6 +639,9 @@ struct Store::Impl {
   // and the first game id.
   std::uint32_t first_new_generation[2] = {1, 1};
   std::uint32_t first_new_game = 1;
+  // Whether this store wrote a table file with LZ4 (write_table): settle() rewrites the
+  // import's game files then, whatever their number. Set by commits, read after them.
+  std::atomic<bool> light_files_written = false;
 
   ~Impl() {
     for (auto* f : families)
@@ -650,9 +654,16 @@ struct Store::Impl {
   }
 
   // Writes a table file of family `f`.
-  Status write_table(int f, const TableContent& content, const std::string& file) {
-    rocksdb::SstFileWriter writer(rocksdb::EnvOptions(),
-                                  rocksdb::Options(db_options, family_options[f]), families[f]);
+  // `light`: a file that settle() rewrites, written with LZ4 where the family's compression is
+  // ZSTD (WriteBatch::set_games_rewritten_later).
+  Status write_table(int f, const TableContent& content, const std::string& file,
+                     bool light = false) {
+    rocksdb::Options options(db_options, family_options[f]);
+    if (light && options.compression == rocksdb::kZSTD) {
+      options.compression = rocksdb::kLZ4Compression;
+      light_files_written = true;
+    }
+    rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), options, families[f]);
     rocksdb::Status s = writer.Open(file);
     if (s.ok()) s = content(writer);
     if (s.ok()) s = writer.Finish();
@@ -662,9 +673,14 @@ struct Store::Impl {
   // Writes each family's content as one table file. The families' files are written side by
   // side, one thread each: a commit's latency is then its largest file's, which keeps it
   // shorter than the time the importer takes to fill the next batch.
-  Status write_tables(const TableContent (&contents)[FamilyCount]) {
+  // `light_keyed_by_game`: the families keyed by game are written light (write_table).
+  Status write_tables(const TableContent (&contents)[FamilyCount],
+                      bool light_keyed_by_game = false) {
     return side_by_side([&](int f) { return bool(contents[f]); },
-                        [&](int f) { return write_table(f, contents[f], ingest_path(f)); });
+                        [&](int f) {
+                          return write_table(f, contents[f], ingest_path(f),
+                                             light_keyed_by_game && is_keyed_by_game(f));
+                        });
   }
 
   // Runs `work(f)` for each family `wanted(f)` names, a thread each, and gives the first
@@ -700,8 +716,8 @@ struct Store::Impl {
     return s.ok() ? Status::ok() : from_rocksdb(s, "ingesting a batch");
   }
 
-  Status ingest(const TableContent (&contents)[FamilyCount]) {
-    if (Status s = write_tables(contents); !s.is_ok()) return s;
+  Status ingest(const TableContent (&contents)[FamilyCount], bool light_keyed_by_game = false) {
+    if (Status s = write_tables(contents, light_keyed_by_game); !s.is_ok()) return s;
     bool written[FamilyCount];
     for (int f = 0; f < FamilyCount; ++f) written[f] = bool(contents[f]);
     return ingest_tables(written);
@@ -1363,7 +1379,8 @@ struct WriteBatch::Impl {
             std::span(opening_moves)
                 .subspan(place * GameSummary::opening_plies, GameSummary::opening_plies)};
   }
-  bool merged_later = true;  // set_merged_later()
+  bool merged_later = true;            // set_merged_later()
+  bool games_rewritten_later = false;  // set_games_rewritten_later()
   std::uint32_t first_game() const { return next_game - std::uint32_t(games.size()); }
   // Metadata keys (without the game id) and the ids of the batch's games with each, in id
   // order: a batch has far fewer distinct values than keys, so sorting the values at commit
@@ -1443,6 +1460,9 @@ std::size_t WriteBatch::bytes() const {
 }
 
 void WriteBatch::set_merged_later(bool merged_later) { impl_->merged_later = merged_later; }
+void WriteBatch::set_games_rewritten_later(bool rewritten_later) {
+  impl_->games_rewritten_later = rewritten_later;
+}
 
 void WriteBatch::add_reject(const Reject& reject) {
   const std::uint32_t id = impl_->next_reject++;
@@ -1669,7 +1689,7 @@ Status WriteBatch::commit() {
   contents[Default] = rows_content(counters);
   // Table files rather than the write-ahead log and memtable: an import writes tens of millions
   // of keys, and sorting them here costs a fraction of inserting them into a skip list.
-  Status s = store.ingest(contents);
+  Status s = store.ingest(contents, impl_->games_rewritten_later);
   // The batch's buffers are emptied by follow(), on the thread that fills the batch: freed
   // here, memory that thread allocated would make glibc lock its arena.
   if (!s.is_ok()) return s;
@@ -1874,7 +1894,8 @@ Status Store::settle() {
   // a few milliseconds. With the bound at 32 files, five 1 M-game imports in batches of 50,000
   // left 100 files of each, and every command at 5 M games took 43 ms instead of 28; a 1 M-game
   // import in batches of 100,000 writes 10, merged here.
-  if (impl_->games >= impl_->first_new_game && starts.size() >= 6) {
+  if (impl_->games >= impl_->first_new_game &&
+      (starts.size() >= WriteBatch::games_rewritten_from_batches || impl_->light_files_written)) {
     // In two halves side by side, split where the middle batch's games start (its files of
     // each family start there: neither half takes in a file of the other): one merge, on one
     // core, took 2.2 of the 7.8 s that end a 1 M-game import.
