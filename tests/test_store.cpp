@@ -311,6 +311,44 @@ TEST_CASE("an import's games are compressed once with ZSTD in the end, lightly u
   }
 }
 
+// An import stopped before its end (no settle) leaves its light files; `pgndb compact` rewrites
+// them with ZSTD, though RocksDB's last level already holds them.
+TEST_CASE("compact rewrites the light game files an import stopped before its end left") {
+  const std::filesystem::path samples = std::filesystem::path(PGNDB_SOURCE_DIR) / "samples";
+  TempDir tmp;
+  const std::string path = (tmp / "db").string();
+  {
+    auto store = Store::open(path);
+    REQUIRE(store);
+    pgndb::index::ImportOptions options;
+    options.threads = 1;
+    options.batch_games = 10;
+    REQUIRE(pgndb::index::import_file(*store, (samples / "Tal-100.pgn").string(), options));
+  }
+  for (const auto& [family, compressions] : game_file_compressions(path)) {
+    INFO(family);
+    CHECK(compressions.count("LZ4") > 0);
+  }
+  {
+    auto store = Store::open(path);
+    REQUIRE(store);
+    REQUIRE(store->compact().is_ok());
+  }
+  const auto compacted = game_file_compressions(path);
+  CHECK(compacted.size() == 2);
+  for (const auto& [family, compressions] : compacted) {
+    INFO(family);
+    CHECK(compressions.count("ZSTD") == compressions.size());
+  }
+  auto store = Store::open(path, {.create_if_missing = false, .read_only = true});
+  REQUIRE(store);
+  CHECK(store->game_count() == 100);
+  auto report = pgndb::index::verify_store(*store);
+  REQUIRE(report);
+  CHECK(report->consistent());
+  CHECK(report->games == 100);
+}
+
 // A family no larger than StoreOptions::small_family_bytes is merged whole into its last level
 // at the end of an import: no level-0 file is left, and the keys lose their sequence numbers
 // (the corpus's metadata 7.5 -> 4.3 MB). The games stay found, and the database consistent.

@@ -1852,9 +1852,11 @@ Status Store::compact() {
     if (Status s = impl_->merge_generations(kind, ids); !s.is_ok()) return s;
   }
   // The other families (RocksDB's leveled compaction keeps them in shape as they grow) rewritten
-  // whole, fewest files.
+  // whole, fewest files: their last level too, where RocksDB's default leaves the files of
+  // games as batches wrote them (LZ4 ones from an import stopped before its end among them).
   rocksdb::CompactRangeOptions options;
   options.exclusive_manual_compaction = false;
+  options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
   rocksdb::Status s;
   for (int f = 0; f < FamilyCount && s.ok(); ++f)
     if (!is_position_family(f))
