@@ -41,8 +41,11 @@ int run_verify(const po::variables_map& vm) {
   std::cout << "checked " << r.games << " games (" << r.undecodable << " undecodable), "
             << r.summaries << " summaries, " << r.facts << " facts, " << r.positions
             << " positions, " << r.variation_positions << " variation positions, "
-            << r.position_statistics << " position statistics, " << r.metadata << " metadata keys, "
-            << r.postings << " postings, " << r.names << " names, " << r.name_index
+            << r.position_statistics
+            << " position statistics, "
+            // Since schema 15 the metadata family is empty: its keys are named only when found.
+            << (r.metadata ? std::to_string(r.metadata) + " metadata keys, " : std::string())
+            << r.postings << " lists of games, " << r.names << " names, " << r.name_index
             << " name index keys, " << r.fingerprints << " fingerprints, " << r.duplicates
             << " duplicates, " << r.rejects << " rejects, " << r.sources << " sources: "
             << (r.consistent() ? std::string("consistent")

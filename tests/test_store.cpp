@@ -207,7 +207,7 @@ TEST_CASE("an import leaves one level-0 file per family, and no earlier import's
     REQUIRE(imported->games == 100);
     REQUIRE(store->settle().is_ok());
   };
-  const std::vector<std::string> families = {"metadata", "names", "fingerprints"};
+  const std::vector<std::string> families = {"postings", "names", "fingerprints"};
   import("Tal-100.pgn");
   const auto first = level0_files(path, families);
   for (const auto& family : families) {
@@ -356,7 +356,7 @@ TEST_CASE("an import merges small families whole into their last level") {
   TempDir tmp;
   const std::string path = (tmp / "db").string();
   const std::filesystem::path samples = std::filesystem::path(PGNDB_SOURCE_DIR) / "samples";
-  const std::vector<std::string> families = {"metadata", "names", "name_index", "fingerprints"};
+  const std::vector<std::string> families = {"postings", "names", "name_index", "fingerprints"};
   for (const char* file : {"Tal-100.pgn", "Morphy-100.pgn"}) {
     {
       auto store = Store::open(path);

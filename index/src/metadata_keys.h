@@ -3,8 +3,10 @@
 // read them only through this header. A key is one byte naming the dimension, the value in a
 // form whose byte order is the value's order, then the game id (4 bytes, big-endian), so that
 // every game with a given value, or in a range of values, is one range scan in id order.
-// Dates and ECO codes are built the same way, then kept as lists of games in the postings
-// family instead (value_postings.h: the dimension and the value as here, without the game id).
+// Since schema 15 no such key is stored: every value's games are lists in the postings family
+// (value_postings.h: the dimension and the value as here, without the game id); the keys (a
+// value and an id) remain what a game's metadata is, and what the verifier compares. The
+// metadata family stays, empty (schema 13 moved dates and ECO codes, 15 the names).
 //
 // The verifier (game_facts.cpp) writes the keys a game should have from docs/storage.md's table
 // on purpose, beside this header: a fault here then shows as a difference.

@@ -745,7 +745,10 @@ struct Store::Impl {
     if (version < 12)
       if (Status s = add_name_index(); !s.is_ok()) return s;
     if (version < 13)
-      if (Status s = add_postings(); !s.is_ok()) return s;
+      if (Status s = add_postings({metadata::Date, metadata::Eco},
+                                  "deleting the dates' and ECO codes' keys");
+          !s.is_ok())
+        return s;
     // Schema 14 slices the statistics of the most popular positions by rating band and year:
     // the main line's generations are merged into one, which counts them from the summaries.
     if (version < 14) {
@@ -754,6 +757,13 @@ struct Store::Impl {
       if (!ids.empty())
         if (Status s = merge_generations(MainLine, ids); !s.is_ok()) return s;
     }
+    // Schema 15 keeps the games of each player, event and site as lists too: RocksDB's merges
+    // of the metadata family rewrote a key per game (51 MB at 3 M games) every import or few.
+    if (version < 15)
+      if (Status s = add_postings({metadata::Event, metadata::Player, metadata::Site},
+                                  "deleting the names' keys");
+          !s.is_ok())
+        return s;
     if (Status written = write_schema_version(); !written.is_ok()) return written;
     upgraded_from = version;
     version = schema_version;
@@ -797,23 +807,23 @@ struct Store::Impl {
       };
       if (Status s = ingest(contents); !s.is_ok()) return read.is_ok() ? s : read;
     }
-    return delete_dimensions(metadata::RetiredPlies, metadata::RetiredResult,
+    return delete_dimensions({metadata::RetiredPlies, metadata::RetiredResult},
                              "deleting the retired metadata keys");
   }
 
-  // Deletes every metadata key of the dimensions `low` and `high` (low < high), then compacts
-  // once over both (the metadata's files span every dimension: compacting each range alone
-  // rewrote them twice).
-  Status delete_dimensions(char low, char high, std::string_view what) {
+  // Deletes every metadata key of the dimensions `dimensions` (ascending), then compacts once
+  // over them all (the metadata's files span every dimension: compacting each range alone
+  // rewrote them once per range).
+  Status delete_dimensions(std::initializer_list<char> dimensions, std::string_view what) {
     rocksdb::Status deleted;
-    for (const char dimension : {low, high}) {
+    for (const char dimension : dimensions) {
       const std::string from(1, dimension), to(1, char(dimension + 1));
       if (deleted.ok())
         deleted = db->DeleteRange(rocksdb::WriteOptions(), families[Metadata], from, to);
     }
     if (deleted.ok()) deleted = db->Flush(rocksdb::FlushOptions(), families[Metadata]);
     if (deleted.ok()) {
-      const std::string from(1, low), to(1, char(high + 1));
+      const std::string from(1, *dimensions.begin()), to(1, char(*std::prev(dimensions.end()) + 1));
       const rocksdb::Slice begin(from), end(to);
       rocksdb::CompactRangeOptions options;
       options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
@@ -822,11 +832,12 @@ struct Store::Impl {
     return deleted.ok() ? Status::ok() : from_rocksdb(deleted, what);
   }
 
-  // Schema 13: the dates' and ECO codes' keys of the metadata family (a key per game) become
-  // lists of ids (value_postings.h), a million ids at a time (memory stays bounded): a list that
-  // straddles two parts is two merge operands, which the compaction at the end merges. Killed
-  // part-way and done again, the ids are written again and the merge drops the repeats.
-  Status add_postings() {
+  // Schema 13 (dates and ECO codes) and 15 (players, events, sites): the keys of `dimensions`
+  // (ascending) in the metadata family, a key per game, become lists of ids (value_postings.h),
+  // a million ids at a time (memory stays bounded): a list that straddles two parts is two merge
+  // operands, which the compaction at the end merges. Killed part-way and done again, the ids
+  // are written again and the merge drops the repeats.
+  Status add_postings(std::initializer_list<char> dimensions, std::string_view what) {
     std::vector<std::pair<std::string, std::vector<std::uint32_t>>> lists;
     std::size_t buffered = 0;
     auto write = [&]() -> Status {
@@ -847,21 +858,23 @@ struct Store::Impl {
       buffered = 0;
       return s;
     };
-    for (const char dimension : {metadata::Date, metadata::Eco}) {
+    for (const char dimension : dimensions) {
       // An iterator per dimension: its error, checked before the keys are deleted, is this
       // dimension's (a seek clears an iterator's error).
       std::unique_ptr<rocksdb::Iterator> it(
           db->NewIterator(bulk_read_options(), families[Metadata]));
       const std::string prefix(1, dimension);
-      const std::size_t value_size = 1 + metadata::value_size(dimension);
       for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
         const std::string_view key = it->key().ToStringView();
-        if (key.size() != value_size + 4)
+        // The value, then the id; a list's key must read back as one of this dimension.
+        const std::string_view value = key.substr(0, key.size() >= 4 ? key.size() - 4 : 0);
+        const std::uint32_t id = key.size() >= 5 ? *metadata::game_id_of(key) : 0;
+        std::string list_key = postings::key(value, postings::block_of(id));
+        const auto parsed = postings::parse_key(list_key);
+        if (key.size() < 5 || !parsed || parsed->value_key != value)
           return Status::error(
               Status::Code::Corruption,
               pgn::cat("metadata damaged: a key of ", dimension, " of ", key.size(), " bytes"));
-        const std::uint32_t id = *metadata::game_id_of(key);
-        std::string list_key = postings::key(key.substr(0, value_size), postings::block_of(id));
         if (lists.empty() || lists.back().first != list_key)
           lists.emplace_back(std::move(list_key), std::vector<std::uint32_t>());
         lists.back().second.push_back(id);
@@ -877,8 +890,7 @@ struct Store::Impl {
         !s.ok())
       return from_rocksdb(s, "compacting the postings");
     // The keys the lists replace.
-    return delete_dimensions(metadata::Date, metadata::Eco,
-                             "deleting the dates' and ECO codes' keys");
+    return delete_dimensions(dimensions, what);
   }
 
   // Schema 12: a number for every name of the names family, in key order, and the name index
@@ -1534,14 +1546,10 @@ Status WriteBatch::commit() {
   values.reserve(impl_->metadata.size());
   for (const auto& entry : impl_->metadata) values.push_back(&entry);
   std::sort(values.begin(), values.end(), [](auto* a, auto* b) { return a->first < b->first; });
-  // Dates and ECO codes: the batch's games of each value and block, as one merge operand
-  // (value_postings.h); the other dimensions a key per game.
-  const auto postings_end = std::stable_partition(values.begin(), values.end(), [](auto* v) {
-    return !v->first.empty() && postings::holds(v->first[0]);
-  });
-  const std::span<const std::pair<const std::string, std::vector<std::uint32_t>>*const> posted(
-      values.begin(), postings_end),
-      keyed(postings_end, values.end());
+  // The batch's games of each value and block, as one merge operand (value_postings.h: every
+  // dimension is kept so since schema 15).
+  const std::span<const std::pair<const std::string, std::vector<std::uint32_t>>* const> posted(
+      values);
   if (!posted.empty())
     contents[Postings] = [posted](rocksdb::SstFileWriter& writer) {
       std::string list;
@@ -1556,21 +1564,6 @@ Status WriteBatch::commit() {
           s = writer.Merge(postings::key(value->first, block), list);
           id = end;
         }
-      return s;
-    };
-  if (!keyed.empty())
-    contents[Metadata] = [keyed](rocksdb::SstFileWriter& writer) {
-      std::string key;
-      rocksdb::Status s;
-      for (const auto* value : keyed) {
-        key = value->first;
-        const std::size_t id_at = key.size();
-        for (std::uint32_t id : value->second) {
-          key.resize(id_at);
-          metadata::append_game_id(key, id);
-          if (s = writer.Put(key, {}); !s.ok()) return s;
-        }
-      }
       return s;
     };
 
@@ -2065,34 +2058,13 @@ std::expected<PositionStatistics, Status> Store::position_statistics(
 
 namespace {
 
-// The ids of the games with a metadata key (without its game id) in [from, to): one range scan.
-std::expected<std::vector<std::uint32_t>, Status> games_with_keys(rocksdb::DB& db,
-                                                                  rocksdb::ColumnFamilyHandle* cf,
-                                                                  std::string_view from,
-                                                                  std::string_view to) {
-  std::vector<std::uint32_t> ids;
-  std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(rocksdb::ReadOptions(), cf));
-  for (it->Seek(from); it->Valid() && it->key().ToStringView() < to; it->Next()) {
-    const auto id = metadata::game_id_of(it->key().ToStringView());
-    if (!id)
-      return std::unexpected(Status::error(Status::Code::Corruption, "metadata index damaged"));
-    ids.push_back(*id);
-  }
-  if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading metadata"));
-  // One value's games come in id order; several values' games are merged here.
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  return ids;
-}
-
-// The ids of the games whose date or ECO code (`from` and `to`: the dimension byte and a value)
-// is in [from, to]: the lists of the postings family in that range (value_postings.h).
+// The ids of the games whose value (the dimension byte and a value, metadata_keys.h) has a list
+// key of the postings family in [from, past) (value_postings.h).
 std::expected<std::vector<std::uint32_t>, Status> games_posted(rocksdb::DB& db,
                                                                rocksdb::ColumnFamilyHandle* cf,
                                                                std::string_view from,
-                                                               std::string_view to) {
+                                                               std::string_view past) {
   std::vector<std::uint32_t> ids, list;
-  const std::string past = postings::key(to, 0xFFFF) + '\xFF';
   rocksdb::ReadOptions read;
   read.readahead_size = 1 << 20;  // a range of values is read at once, in key order
   std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(read, cf));
@@ -2125,23 +2097,24 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_dated(std::uint32
                                                                      std::uint32_t high) const {
   if (low > high) return std::vector<std::uint32_t>();
   return games_posted(*impl_->db, impl_->families[Postings], metadata::date_value(low),
-                      metadata::date_value(high));
+                      postings::key(metadata::date_value(high), 0xFFFF) + '\xFF');
 }
 
 std::expected<std::vector<std::uint32_t>, Status> Store::games_with_eco(std::string_view from,
                                                                         std::string_view to) const {
   if (to < from) return std::vector<std::uint32_t>();
   return games_posted(*impl_->db, impl_->families[Postings], metadata::eco_value(from),
-                      metadata::eco_value(to));
+                      postings::key(metadata::eco_value(to), 0xFFFF) + '\xFF');
 }
 
 std::expected<std::vector<std::uint32_t>, Status> Store::games_named(NameDimension dimension,
                                                                      std::string_view name,
                                                                      int colour) const {
   // One colour's keys of a player, or both's.
+  // No name's value is a prefix of another's (each ends with 0, or 0 and a colour), so the
+  // lists that start with this prefix are this name's.
   const std::string prefix = metadata::name_prefix(dimension_of(dimension), name, colour);
-  return games_with_keys(*impl_->db, impl_->families[Metadata], prefix,
-                         metadata::past_value(prefix));
+  return games_posted(*impl_->db, impl_->families[Postings], prefix, metadata::past_value(prefix));
 }
 
 std::expected<GameSummary, Status> Store::summary(std::uint32_t id) const {

@@ -7,7 +7,25 @@
 
 namespace pgndb::index::postings {
 
-bool holds(char dimension) { return metadata::value_size(dimension) > 0; }
+bool holds(char dimension) {
+  using namespace metadata;
+  return dimension == Date || dimension == Eco || dimension == Player || dimension == Event ||
+         dimension == Site;
+}
+
+namespace {
+
+// Whether `value` (a dimension byte and a value) is a name's value as metadata_keys.h writes it:
+// the name, 0, and for a player the colour (0 or 1).
+bool is_name_value(std::string_view value) {
+  using namespace metadata;
+  if (value.size() < 2) return false;
+  if (value[0] == Player)
+    return value.size() >= 3 && value[value.size() - 2] == '\0' && std::uint8_t(value.back()) <= 1;
+  return (value[0] == Event || value[0] == Site) && value.back() == '\0';
+}
+
+}  // namespace
 
 std::string key(std::string_view value_key, std::uint32_t block) {
   std::string out(value_key);
@@ -17,11 +35,13 @@ std::string key(std::string_view value_key, std::uint32_t block) {
 }
 
 std::optional<Key> parse_key(std::string_view key) {
-  if (key.empty()) return std::nullopt;
+  if (key.size() <= block_key_size || !holds(key[0])) return std::nullopt;
+  const std::string_view value = key.substr(0, key.size() - block_key_size);
+  // A date's or an ECO code's value has its fixed size; a name's ends as a name's value does.
   const std::size_t size = metadata::value_size(key[0]);
-  if (size == 0 || key.size() != 1 + size + block_key_size) return std::nullopt;
-  const auto high = std::uint8_t(key[1 + size]), low = std::uint8_t(key[2 + size]);
-  return Key{key.substr(0, 1 + size), std::uint32_t(high) << 8 | low};
+  if (size ? value.size() != 1 + size : !is_name_value(value)) return std::nullopt;
+  const auto high = std::uint8_t(key[value.size()]), low = std::uint8_t(key[value.size() + 1]);
+  return Key{value, std::uint32_t(high) << 8 | low};
 }
 
 void sort_ids(std::vector<std::uint32_t>& ids) {

@@ -7,8 +7,9 @@
 //   each summary and each game's facts compared field by field with the game; a duplicate mark must
 //   name an earlier game with the same fingerprint, itself no duplicate, and a game whose
 //   fingerprint names an earlier game must be marked;
-// - positions (both halves), variation_positions, metadata with the postings of dates and ECO
-//   codes (each id of a list as the metadata key it stands for), fingerprints: too large to hold
+// - positions (both halves), variation_positions, the postings of every metadata value (each id
+//   of a list as the metadata key it stands for; the metadata family must be empty since schema
+//   15), fingerprints: too large to hold
 //   and ordered otherwise than the games (by position key, by value), so each is compared through
 //   digests (entry_digest.h): one pass over the games and one over the family; only where the
 //   digests of a group differ are the entries listed, in a second pass of both over that group
@@ -16,8 +17,8 @@
 // - statistics of popular positions (in the position families): each recounted from the stored
 //   summaries of its generation's games at the position, after the games pass found every
 //   summary equal to its game (when one is not, that is reported, and the recount skipped);
-// - names: read beside the metadata family (both in key order), each name must be that of some
-//   metadata key, and each name in the metadata keys must be there; the name index is rebuilt
+// - names: read beside the postings family (both in key order), each name must be that of some
+//   list of games, and each name of a list must be there; the name index is rebuilt
 //   from the names and their numbers and compared through digests, and the counts of names and
 //   players with the names;
 // - rejects: ids 1..reject count, each readable; sources: each readable; the default family
@@ -1024,27 +1025,11 @@ class Verifier {
     return check_pending();
   }
 
-  // The metadata family, and beside it the names family (both in key order).
+  // The metadata family: empty since schema 15 (every value's games are lists of the postings
+  // family). A key found there is reported; one of an unknown dimension is compared as the key of
+  // its game, and so reported as extra.
   Status scan_metadata(Sink& sink, bool first) {
     auto it = iterator(family_name(Metadata));
-    auto names = iterator(family_name(Names));
-    names->SeekToFirst();
-    std::string previous_name;
-    bool have_previous = false;
-    auto name_seen = [&](std::string_view name) {  // a name of the metadata keys, ascending
-      for (; names->Valid() && names->key().ToStringView() < name; names->Next()) {
-        ++report_.names;
-        report(family_name(Names),
-               describe_name(names->key().ToStringView()) + ": no metadata key has this name");
-      }
-      if (names->Valid() && names->key().ToStringView() == name) {
-        ++report_.names;  // its value, the name's number, is checked with the name index
-        names->Next();
-      } else {
-        report(family_name(Names),
-               describe_name(name) + ": missing (metadata keys have this name)");
-      }
-    };
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       const std::string_view key = it->key().ToStringView();
       if (key.size() < 6) {
@@ -1052,8 +1037,8 @@ class Verifier {
                pgn::cat("key ", hex_bytes(key), ": too short for a value and an id"));
         continue;
       }
-      // A date's or an ECO code's key: its game is in a list of the postings family, where
-      // searches look (left by an upgrade stopped part-way, or written by another program).
+      // Its game is in a list of the postings family, where searches look (left by an upgrade
+      // stopped part-way, or written by another program).
       if (postings::holds(key[0])) {
         if (first)
           report(family_name(Metadata),
@@ -1061,35 +1046,34 @@ class Verifier {
                           ": belongs in the postings family"));
         continue;
       }
-      if (first) {
-        ++report_.metadata;
-        if (!it->value().empty())
-          report(family_name(Metadata),
-                 pgn::cat(describe_value(key.substr(0, key.size() - 4)), ", game ", entry_game(key),
-                          ": value is not empty"));
-        if (auto name = name_of(key); name && (!have_previous || *name != previous_name)) {
-          name_seen(*name);
-          previous_name = *name;
-          have_previous = true;
-        }
-      }
+      if (first) ++report_.metadata;
       if (!undecodable(entry_game(key))) sink.add(MetadataEntries, key);
     }
-    if (!it->status().ok()) return read_error(it->status(), family_name(Metadata));
-    if (first)
-      for (; names->Valid(); names->Next()) {
-        ++report_.names;
-        report(family_name(Names),
-               describe_name(names->key().ToStringView()) + ": no metadata key has this name");
-      }
-    return names->status().ok() ? Status::ok() : read_error(names->status(), family_name(Names));
+    return it->status().ok() ? Status::ok() : read_error(it->status(), family_name(Metadata));
   }
 
-  // The lists of dates' and ECO codes' games (value_postings.h), each id as the metadata key
-  // the game should have (dimension, value, id): the games give those, and the metadata family
-  // must hold none of them.
+  // The lists of each value's games (value_postings.h), each id as the metadata key the game
+  // should have (dimension, value, id): the games give those. Beside them the names family (both
+  // in key order): each name of a list must be there, and each name there that of some list.
   Status scan_postings(Sink& sink, bool first) {
     auto it = iterator(family_name(Postings));
+    auto names = iterator(family_name(Names));
+    names->SeekToFirst();
+    std::string previous_name;
+    bool have_previous = false;
+    auto name_seen = [&](std::string_view name) {  // a name of the lists, ascending
+      for (; names->Valid() && names->key().ToStringView() < name; names->Next()) {
+        ++report_.names;
+        report(family_name(Names),
+               describe_name(names->key().ToStringView()) + ": no list of games has this name");
+      }
+      if (names->Valid() && names->key().ToStringView() == name) {
+        ++report_.names;  // its value, the name's number, is checked with the name index
+        names->Next();
+      } else {
+        report(family_name(Names), describe_name(name) + ": missing (lists of games have it)");
+      }
+    };
     std::vector<std::uint32_t> ids;
     std::string entry;
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
@@ -1101,7 +1085,16 @@ class Verifier {
           report(family_name(Postings), pgn::cat("key ", hex_bytes(key), ": not a list's key"));
         continue;
       }
-      if (first) ++report_.postings;
+      if (first) {
+        ++report_.postings;
+        entry.assign(parsed->value_key);
+        bytes::put_big_endian32(entry, 0);
+        if (auto name = name_of(entry); name && (!have_previous || *name != previous_name)) {
+          name_seen(*name);
+          previous_name = *name;
+          have_previous = true;
+        }
+      }
       const bool decoded = name_index::decode_numbers(it->value().ToStringView(), ids);
       if (first && (!decoded || ids.empty()))
         report(family_name(Postings), describe_value(parsed->value_key) + ", block " +
@@ -1119,7 +1112,14 @@ class Verifier {
         if (!undecodable(id)) sink.add(MetadataEntries, entry);
       }
     }
-    return it->status().ok() ? Status::ok() : read_error(it->status(), family_name(Postings));
+    if (!it->status().ok()) return read_error(it->status(), family_name(Postings));
+    if (first)
+      for (; names->Valid(); names->Next()) {
+        ++report_.names;
+        report(family_name(Names),
+               describe_name(names->key().ToStringView()) + ": no list of games has this name");
+      }
+    return names->status().ok() ? Status::ok() : read_error(names->status(), family_name(Names));
   }
 
   // The entries of the groups whose digests differed, one by one.

@@ -28,8 +28,9 @@ namespace pgndb::index {
 // facts. 12: the name index. 13: dates and ECO codes as lists of ids (value_postings.h). 14:
 // the statistics of the most popular positions sliced by rating band and year (a database of
 // version 13 is upgraded by writing the version: its generations keep no slices, which lookups
-// do without and merges add).
-inline constexpr std::uint32_t schema_version = 14;
+// do without and merges add). 15: players, events and sites as lists of ids too (the metadata
+// family left empty).
+inline constexpr std::uint32_t schema_version = 15;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path

@@ -37,8 +37,8 @@ struct VerifyReport {
   std::uint64_t positions = 0;        // entries of positions and positions_upper
   std::uint64_t variation_positions = 0;
   std::uint64_t position_statistics = 0;  // popular positions' statistics, each recounted
-  std::uint64_t metadata = 0;             // metadata keys
-  std::uint64_t postings = 0;             // lists of a date's or an ECO code's games
+  std::uint64_t metadata = 0;             // metadata keys (none since schema 15)
+  std::uint64_t postings = 0;             // lists of a value's games
   std::uint64_t names = 0;
   std::uint64_t name_index = 0;  // keys of the name index (numbers and fragments)
   std::uint64_t summaries = 0;
