@@ -2059,14 +2059,17 @@ std::expected<PositionStatistics, Status> Store::position_statistics(
 namespace {
 
 // The ids of the games whose value (the dimension byte and a value, metadata_keys.h) has a list
-// key of the postings family in [from, past) (value_postings.h).
+// key of the postings family in [from, past) (value_postings.h). `range`: many values' lists
+// (dates, ECO codes) are read at once, in key order, and read ahead; a name's few lists are not
+// (a megabyte read ahead for each name that a search by part of a name matched made it twice
+// as slow).
 std::expected<std::vector<std::uint32_t>, Status> games_posted(rocksdb::DB& db,
                                                                rocksdb::ColumnFamilyHandle* cf,
                                                                std::string_view from,
-                                                               std::string_view past) {
+                                                               std::string_view past, bool range) {
   std::vector<std::uint32_t> ids, list;
   rocksdb::ReadOptions read;
-  read.readahead_size = 1 << 20;  // a range of values is read at once, in key order
+  if (range) read.readahead_size = 1 << 20;
   std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(read, cf));
   for (it->Seek(from); it->Valid() && it->key().ToStringView() < past; it->Next()) {
     const auto key = postings::parse_key(it->key().ToStringView());
@@ -2097,14 +2100,14 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_dated(std::uint32
                                                                      std::uint32_t high) const {
   if (low > high) return std::vector<std::uint32_t>();
   return games_posted(*impl_->db, impl_->families[Postings], metadata::date_value(low),
-                      postings::key(metadata::date_value(high), 0xFFFF) + '\xFF');
+                      postings::key(metadata::date_value(high), 0xFFFF) + '\xFF', true);
 }
 
 std::expected<std::vector<std::uint32_t>, Status> Store::games_with_eco(std::string_view from,
                                                                         std::string_view to) const {
   if (to < from) return std::vector<std::uint32_t>();
   return games_posted(*impl_->db, impl_->families[Postings], metadata::eco_value(from),
-                      postings::key(metadata::eco_value(to), 0xFFFF) + '\xFF');
+                      postings::key(metadata::eco_value(to), 0xFFFF) + '\xFF', true);
 }
 
 std::expected<std::vector<std::uint32_t>, Status> Store::games_named(NameDimension dimension,
@@ -2114,7 +2117,8 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_named(NameDimensi
   // No name's value is a prefix of another's (each ends with 0, or 0 and a colour), so the
   // lists that start with this prefix are this name's.
   const std::string prefix = metadata::name_prefix(dimension_of(dimension), name, colour);
-  return games_posted(*impl_->db, impl_->families[Postings], prefix, metadata::past_value(prefix));
+  return games_posted(*impl_->db, impl_->families[Postings], prefix, metadata::past_value(prefix),
+                      false);
 }
 
 std::expected<GameSummary, Status> Store::summary(std::uint32_t id) const {
