@@ -230,6 +230,19 @@ TEST_CASE("an import leaves one level-0 file per family, and no earlier import's
   CHECK((*players)->size() > 20);
 }
 
+namespace {
+
+// Imports `file` (100 games) into `store` on one thread, in batches of `batch_games`, without the
+// end of the import (Store::settle).
+void import_hundred(Store& store, const std::string& file, std::size_t batch_games) {
+  pgndb::index::ImportOptions options;
+  options.threads = 1;
+  options.batch_games = batch_games;
+  auto imported = pgndb::index::import_file(store, file, options);
+  REQUIRE(imported);
+  REQUIRE(imported->games == 100);
+}
+
 // The compression of each table file of the families of games and summaries, by family.
 std::map<std::string, std::multiset<std::string>> game_file_compressions(const std::string& path) {
   RawDatabase raw(path, true);
@@ -243,6 +256,8 @@ std::map<std::string, std::multiset<std::string>> game_file_compressions(const s
   }
   return compressions;
 }
+
+}  // namespace
 
 // An import of WriteBatch::games_rewritten_from_batches batches or more writes its games and
 // summaries with LZ4, which the end of the import rewrites with ZSTD; a smaller one writes ZSTD
@@ -259,12 +274,7 @@ TEST_CASE("an import's games are compressed once with ZSTD in the end, lightly u
     {
       auto store = Store::open(path);
       REQUIRE(store);
-      pgndb::index::ImportOptions options;
-      options.threads = 1;
-      options.batch_games = batch_games;
-      auto imported = pgndb::index::import_file(*store, file, options);
-      REQUIRE(imported);
-      REQUIRE(imported->games == 100);
+      import_hundred(*store, file, batch_games);
       // Before the end of the import: a file per batch and family, light ones if rewritten.
       for (const auto& [family, compressions] : game_file_compressions(path)) {
         INFO(family);
@@ -288,9 +298,7 @@ TEST_CASE("an import's games are compressed once with ZSTD in the end, lightly u
     {
       auto store = Store::open(one_batch);
       REQUIRE(store);
-      pgndb::index::ImportOptions options;
-      options.threads = 1;
-      REQUIRE(pgndb::index::import_file(*store, file, options));
+      import_hundred(*store, file, 1000);
       REQUIRE(store->settle().is_ok());
     }
     auto store = Store::open(path, {.create_if_missing = false, .read_only = true});
@@ -320,10 +328,7 @@ TEST_CASE("compact rewrites the light game files an import stopped before its en
   {
     auto store = Store::open(path);
     REQUIRE(store);
-    pgndb::index::ImportOptions options;
-    options.threads = 1;
-    options.batch_games = 10;
-    REQUIRE(pgndb::index::import_file(*store, (samples / "Tal-100.pgn").string(), options));
+    import_hundred(*store, (samples / "Tal-100.pgn").string(), 10);
   }
   for (const auto& [family, compressions] : game_file_compressions(path)) {
     INFO(family);
