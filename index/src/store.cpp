@@ -2282,6 +2282,46 @@ std::expected<std::vector<PositionMatch>, Status> Store::find_position(
   return matches;
 }
 
+namespace {
+
+// Opens `path` for writing with a handle per family of `descriptors` (in that order), creating the
+// families it lacks (all but the default one when the database is new) in one call: RocksDB's
+// create_missing_column_families adds them one at a time, each writing the options file of every
+// family and reading it back, which made creating a database 30 ms of a one-game import's 85.
+rocksdb::Status open_writer(const rocksdb::DBOptions& options, const std::string& path,
+                            const std::vector<rocksdb::ColumnFamilyDescriptor>& descriptors,
+                            std::vector<rocksdb::ColumnFamilyHandle*>& handles, rocksdb::DB*& db) {
+  std::vector<std::string> existing;
+  if (!rocksdb::DB::ListColumnFamilies(options, path, &existing).ok())
+    existing = {rocksdb::kDefaultColumnFamilyName};  // a new database
+  std::vector<rocksdb::ColumnFamilyDescriptor> present, missing;
+  std::vector<std::size_t> present_at, missing_at;
+  for (std::size_t i = 0; i < descriptors.size(); ++i) {
+    const bool exists =
+        descriptors[i].name == rocksdb::kDefaultColumnFamilyName ||
+        std::find(existing.begin(), existing.end(), descriptors[i].name) != existing.end();
+    (exists ? present : missing).push_back(descriptors[i]);
+    (exists ? present_at : missing_at).push_back(i);
+  }
+  std::vector<rocksdb::ColumnFamilyHandle*> opened, created;
+  rocksdb::Status s = rocksdb::DB::Open(options, path, present, &opened, &db);
+  if (!s.ok()) return s;
+  if (!missing.empty()) s = db->CreateColumnFamilies(missing, &created);
+  if (!s.ok()) {
+    for (auto* h : opened) db->DestroyColumnFamilyHandle(h).PermitUncheckedError();
+    for (auto* h : created) db->DestroyColumnFamilyHandle(h).PermitUncheckedError();
+    delete db;
+    db = nullptr;
+    return s;
+  }
+  handles.assign(descriptors.size(), nullptr);
+  for (std::size_t i = 0; i < opened.size(); ++i) handles[present_at[i]] = opened[i];
+  for (std::size_t i = 0; i < created.size(); ++i) handles[missing_at[i]] = created[i];
+  return s;
+}
+
+}  // namespace
+
 std::expected<Store, Status> Store::open(const std::string& path, const StoreOptions& options) {
   if (auto creating =
           options.create_if_missing && !options.read_only ? creation_path(path) : std::nullopt) {
@@ -2429,7 +2469,7 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
       std::this_thread::sleep_for(std::chrono::milliseconds(5 * (attempt + 1)));
     }
   } else {
-    s = rocksdb::DB::Open(db_options, path, descriptors, &impl->families, &raw);
+    s = open_writer(db_options, path, descriptors, impl->families, raw);
   }
   if (!s.ok()) {
     if ((!options.create_if_missing || options.read_only) &&
