@@ -233,11 +233,11 @@ class SummaryReader {
 
  private:
   Status find_group(std::uint32_t id) {
-    // A group of the cache: the last one that starts at or before `id` (it may end before it).
+    // A group of the cache: the last one that starts at or before `id`, parsed when it holds
+    // `id` (a group may end early, at a batch's end).
     if (auto after = cache_.upper_bound(id); after != cache_.begin()) {
-      const auto& [first, value] = *std::prev(after);
-      if (Status s = parse(first, value); !s.is_ok()) return s;
-      if (id - first_ < entries_.size()) return Status::ok();
+      const auto& [first, group] = *std::prev(after);
+      if (id - first < group.games) return parse(first, group.bytes);
     }
     const bool near = it_->Valid() && id > it_first_ && id - it_first_ < 8 * summary_group;
     if (near) {
@@ -265,9 +265,14 @@ class SummaryReader {
     it_first_ = group_start();
     const std::string_view value = it_->value().ToStringView();
     if (cache_used_ + value.size() <= cache_budget_) {
-      cache_used_ += value.size();
-      auto [at, added] = cache_.emplace(it_first_, value);
-      return parse(it_first_, at->second);
+      auto [at, added] = cache_.try_emplace(it_first_);
+      if (added) {  // (a damaged group stays cached with no games, and is read again)
+        at->second.bytes = value;
+        cache_used_ += value.size();
+      }
+      Status parsed = parse(it_first_, at->second.bytes);
+      at->second.games = parsed.is_ok() ? std::uint32_t(entries_.size()) : 0;
+      return parsed;
     }
     // The entries view the iterator's value, which stays valid until the iterator moves.
     return parse(it_first_, value);
@@ -289,7 +294,11 @@ class SummaryReader {
   std::uint32_t it_first_ = 0;  // the id that starts the group the iterator stands at
   std::uint32_t first_ = 0;     // the id of entries_[0]
   std::vector<std::string_view> entries_;
-  std::map<std::uint32_t, std::string> cache_;  // by the id that starts each group
+  struct CachedGroup {
+    std::string bytes;
+    std::uint32_t games = 0;  // how many summaries it holds
+  };
+  std::map<std::uint32_t, CachedGroup> cache_;  // by the id that starts each group
   std::size_t cache_used_ = 0, cache_budget_ = 0;
 };
 
