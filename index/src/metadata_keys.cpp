@@ -91,8 +91,6 @@ std::string past_value(std::string_view value) {
   return std::string(value) + std::string(5, '\xFF');
 }
 
-void append_game_id(std::string& key, std::uint32_t id) { bytes::put_big_endian32(key, id); }
-
 std::optional<std::uint32_t> game_id_of(std::string_view key) {
   if (key.size() < 5) return std::nullopt;
   return bytes::read_big_endian32(key.substr(key.size() - 4));

@@ -70,8 +70,7 @@ struct DateParts {
 // value, then 4 bytes of game id, so anything they can be is below this.
 [[nodiscard]] std::string past_value(std::string_view value);
 
-// Keys: a value, then the game id.
-void append_game_id(std::string& key, std::uint32_t id);
+// Keys: a value, then the game id (4 bytes, big-endian).
 // The game id of a key; nothing when the key is too short to hold a value and an id.
 [[nodiscard]] std::optional<std::uint32_t> game_id_of(std::string_view key);
 

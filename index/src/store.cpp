@@ -876,17 +876,17 @@ struct Store::Impl {
       for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
         const std::string_view key = it->key().ToStringView();
         // The value, then the id; a list's key must read back as one of this dimension.
-        const std::string_view value = key.substr(0, key.size() >= 4 ? key.size() - 4 : 0);
-        const std::uint32_t id = key.size() >= 5 ? *metadata::game_id_of(key) : 0;
-        std::string list_key = postings::key(value, postings::block_of(id));
+        const auto id = metadata::game_id_of(key);
+        const std::string_view value = key.substr(0, key.size() - 4);
+        std::string list_key = id ? postings::key(value, postings::block_of(*id)) : std::string();
         const auto parsed = postings::parse_key(list_key);
-        if (key.size() < 5 || !parsed || parsed->value_key != value)
+        if (!parsed || parsed->value_key != value)
           return Status::error(
               Status::Code::Corruption,
               pgn::cat("metadata damaged: a key of ", dimension, " of ", key.size(), " bytes"));
         if (lists.empty() || lists.back().first != list_key)
           lists.emplace_back(std::move(list_key), std::vector<std::uint32_t>());
-        lists.back().second.push_back(id);
+        lists.back().second.push_back(*id);
         if (++buffered >= (std::size_t(1) << 20))
           if (Status s = write(); !s.is_ok()) return s;
       }
@@ -1557,13 +1557,11 @@ Status WriteBatch::commit() {
   std::sort(values.begin(), values.end(), [](auto* a, auto* b) { return a->first < b->first; });
   // The batch's games of each value and block, as one merge operand (value_postings.h: every
   // dimension is kept so since schema 15).
-  const std::span<const std::pair<const std::string, std::vector<std::uint32_t>>* const> posted(
-      values);
-  if (!posted.empty())
-    contents[Postings] = [posted](rocksdb::SstFileWriter& writer) {
+  if (!values.empty())
+    contents[Postings] = [&values](rocksdb::SstFileWriter& writer) {
       std::string list;
       rocksdb::Status s;
-      for (const auto* value : posted)
+      for (const auto* value : values)
         for (auto id = value->second.begin(); id != value->second.end() && s.ok();) {
           const std::uint32_t block = postings::block_of(*id);
           auto end = id;

@@ -189,17 +189,6 @@ std::string describe_index_entry(std::string_view entry) {
   return "entry " + hex_bytes(entry);
 }
 
-// The name a metadata key puts into the names family, or nothing for the other dimensions:
-// the key without its game id, and for a player without the colour too.
-std::optional<std::string_view> name_of(std::string_view key) {
-  using namespace metadata;
-  if (key.size() < 6) return std::nullopt;
-  const char d = key[0];
-  if (d != Player && d != Event && d != Site) return std::nullopt;
-  key.remove_suffix(d == Player ? 5 : 4);
-  return key;
-}
-
 // Where the entries of one kind go: a digest in the first pass; in the second, a list of those
 // in the groups that differed.
 struct Sink {
@@ -1087,9 +1076,8 @@ class Verifier {
       }
       if (first) {
         ++report_.postings;
-        entry.assign(parsed->value_key);
-        bytes::put_big_endian32(entry, 0);
-        if (auto name = name_of(entry); name && (!have_previous || *name != previous_name)) {
+        if (auto name = metadata::stored_name(parsed->value_key);
+            name && (!have_previous || *name != previous_name)) {
           name_seen(*name);
           previous_name = *name;
           have_previous = true;
