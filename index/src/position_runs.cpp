@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
+#include <cstring>
 
 #include "bit_stream.h"
 #include "bytes.h"
@@ -37,19 +39,33 @@ void encode_run(const std::vector<Entry>& sorted, std::string& out) {
   const int w = std::max(1, int(std::bit_width(largest_game)));
   out += char(k);
   out += char(w);
-  out.reserve(out.size() + sorted.size() * 5 + 8);
+  out.reserve(out.size() + sorted.size() * 5 + 16);
   BitWriter bits(out);
   bits.put_rice(sorted[0].suffix, k);
   bits.put(sorted[0].game, w);
+  // The flag bit goes out with the code after it, in one put where they fit 32 bits.
   for (std::size_t i = 1; i < sorted.size(); ++i) {
     const Entry& e = sorted[i];
     const Entry& previous = sorted[i - 1];
     if (e.suffix == previous.suffix) {
-      bits.put(1, 1);
-      bits.put_gamma(e.game - previous.game);
+      const std::uint32_t distance = e.game - previous.game;
+      const int width = std::bit_width(distance);
+      if (2 * width <= 32) {
+        bits.put(std::uint32_t(1) << (2 * width - 1) | distance, 2 * width);
+      } else {
+        bits.put(1, 1);
+        bits.put_gamma(distance);
+      }
     } else {
-      bits.put(0, 1);
-      bits.put_rice(e.suffix - previous.suffix - 1, k);
+      const std::uint32_t gap = e.suffix - previous.suffix - 1;
+      const std::uint32_t q = gap >> k;
+      if (q + 2 + std::uint32_t(k) <= 32) {
+        const std::uint32_t low = gap & ((std::uint32_t(1) << k) - 1);
+        bits.put(((std::uint32_t(1) << q) - 1) << (k + 1) | low, int(q) + 2 + k);
+      } else {
+        bits.put(0, 1);
+        bits.put_rice(gap, k);
+      }
       bits.put(e.game, w);
     }
   }
@@ -131,6 +147,34 @@ bool RunFolder::add(std::string_view run) {
   return true;
 }
 
+namespace {
+
+// Merges the sorted ranges [a, a_end) and [b, b_end) into `out`, without a branch on which
+// entry comes first: in a bucket's runs that is a coin toss, and mispredicting it cost most of
+// a fold.
+Entry* merge_two(const Entry* a, const Entry* a_end, const Entry* b, const Entry* b_end,
+                 Entry* out) {
+  static_assert(sizeof(Entry) == 8 && offsetof(Entry, game) == 4);
+  // (suffix, game) as one number, from one load: the entry's bytes as a little-endian word
+  // hold the game above the suffix, which a rotation swaps.
+  auto order = [](const Entry& e) {
+    std::uint64_t word;
+    std::memcpy(&word, &e, 8);
+    if constexpr (std::endian::native == std::endian::little) return std::rotl(word, 32);
+    return word;
+  };
+  while (a != a_end && b != b_end) {
+    const bool take_b = order(*b) < order(*a);
+    *out++ = take_b ? *b : *a;
+    b += take_b;
+    a += !take_b;
+  }
+  out = std::copy(a, a_end, out);
+  return std::copy(b, b_end, out);
+}
+
+}  // namespace
+
 void RunFolder::fold(std::string& out) {
   // Bottom-up merge: each pass merges neighbouring runs pairwise, halving their number.
   while (ends_.size() > 1) {
@@ -139,10 +183,8 @@ void RunFolder::fold(std::string& out) {
     for (std::size_t i = 0; i < ends_.size(); i += 2) {
       const std::size_t middle = ends_[i];
       const std::size_t end = i + 1 < ends_.size() ? ends_[i + 1] : middle;
-      std::merge(entries_.begin() + std::ptrdiff_t(begin),
-                 entries_.begin() + std::ptrdiff_t(middle),
-                 entries_.begin() + std::ptrdiff_t(middle), entries_.begin() + std::ptrdiff_t(end),
-                 merged_.begin() + std::ptrdiff_t(begin));
+      merge_two(entries_.data() + begin, entries_.data() + middle, entries_.data() + middle,
+                entries_.data() + end, merged_.data() + begin);
       ends_[kept++] = end;
       begin = end;
     }
