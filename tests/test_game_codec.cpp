@@ -77,19 +77,95 @@ int round_trip_file(const fs::path& path) {
 TEST_CASE("stored game bytes are pinned (the format must not drift)") {
   std::string bytes;
   encode_game(read_one("[Event \"x\"]\n\n1. e4 e5 *\n"), bytes);
-  // version 2, result *, 1 tag: Event (code 1) "x", standard start, no comments, 2 moves.
+  // version 3, result *, 1 tag: Event (code 1) "x", standard start, no comments, 2 moves.
   // Moves are numbered among the pseudo-legal ones sorted by (from, to): White's start is
   // Nb1 a3 c3 (0, 1), Ke1 castling "takes" a1 h1 (2, 3), Ng1 f3 h3 (4, 5), then two pushes
   // per pawn from a2: e2e3 is 14, e2e4 15. Black: two pushes per pawn from a7, e7e5 is 8.
-  CHECK(hex(bytes) == "02 00 01 01 01 78 00 00 02 0f 08");
+  CHECK(hex(bytes) == "03 00 01 01 01 78 00 00 02 0f 08");
 
   bytes.clear();
   encode_game(read_one("[Custom \"y\"]\n\n1. e4! {good} (1. d4) 1-0\n"), bytes);
   // tag by name (code 0); the annotated node: 253, move 15, flags NAGs|after|variations, one
-  // NAG $1, one comment "good", one variation of one move (d2d4 = 13).
+  // NAG $1, one comment "good" (header 8: a text of 4 bytes), one variation of one move (d2d4 =
+  // 13).
   CHECK(hex(bytes) ==
-        "02 01 01 00 06 43 75 73 74 6f 6d 01 79 00 00 01 fd 0f 0d 01 01 01 04 67 6f 6f 64 01 "
+        "03 01 01 00 06 43 75 73 74 6f 6d 01 79 00 00 01 fd 0f 0d 01 01 01 08 67 6f 6f 64 01 "
         "01 0d");
+
+  bytes.clear();
+  encode_game(read_one("1. e4 { [%eval 0.17] [%clk 0:03:00] } e5 { [%clk 0:02:59] } *\n"), bytes);
+  // No tags; two nodes with a comment after: the first an eval and a clock (header 3; eval
+  // zigzag(17) * 3 + 2 decimals = 104; 180 seconds), the second a clock alone (header 1; 179).
+  CHECK(hex(bytes) == "03 00 00 00 00 02 fd 0f 04 01 03 68 b4 01 fd 08 04 01 01 b3 01");
+}
+
+TEST_CASE("clock and eval comments are stored as numbers and decode to their exact text") {
+  // Each written as lichess writes it (kept as numbers) or some other way (kept as text).
+  const std::vector<std::pair<std::string, bool>> comments = {
+      {" [%clk 0:03:00] ", true},
+      {" [%eval 0.17] [%clk 0:03:00] ", true},
+      {" [%eval -4.0] [%clk 1:00:59] ", true},
+      {" [%eval 3.7] [%clk 0:00:00] ", true},
+      {" [%eval 12] [%clk 10:10:10] ", true},
+      {" [%eval -0.05] [%clk 0:00:09] ", true},
+      {" [%eval #-3] [%clk 0:00:41] ", true},
+      {" [%eval #12] [%clk 0:01:00] ", true},
+      {" [%eval 999999.99] [%clk 999:59:59] ", true},
+      {" [%clk 0:3:00] ", false},
+      {" [%clk 00:03:00] ", false},
+      {" [%clk 0:03:60] ", false},
+      {" [%clk 0:03:00]", false},
+      {"[%clk 0:03:00] ", false},
+      {"  [%clk 0:03:00] ", false},
+      {" [%clk 0:03:00.5] ", false},
+      {" [%eval -0.0] [%clk 0:03:00] ", false},
+      {" [%eval 0.590] [%clk 0:03:00] ", false},
+      {" [%eval 03.5] [%clk 0:03:00] ", false},
+      {" [%eval +1.5] [%clk 0:03:00] ", false},
+      {" [%eval #+3] [%clk 0:03:00] ", false},
+      {" [%eval #1.5] [%clk 0:03:00] ", false},
+      {" [%eval 1.5,20] [%clk 0:03:00] ", false},
+      {" [%eval 1.5]  [%clk 0:03:00] ", false},
+      {" [%eval 1.5] [%clk 0:03:00] [%emt 0:00:02] ", false},
+      {" [%clk 0:03:00] [%eval 1.5] ", false},
+      {" [%eval 1234567890] [%clk 0:03:00] ", false},
+      {" [%eval 1.5] ", false},
+      {" [%clk ] ", false},
+      {"", false},
+      {"good move", false},
+  };
+  pgn::GameRecord game = read_one("1. e4 e5 *\n");
+  for (const auto& [text, compact] : comments) {
+    INFO('"' << text << '"');
+    for (auto* where :
+         {&game.leading_comments, &game.moves[0].comments_after, &game.moves[1].comments_before})
+      *where = {text, "x"};
+    std::string bytes;
+    encode_game(game, bytes);
+    const auto decoded = decode_game(bytes);
+    REQUIRE(decoded);
+    CHECK(decoded->leading_comments == game.leading_comments);
+    CHECK(decoded->moves[0].comments_after == game.moves[0].comments_after);
+    CHECK(decoded->moves[1].comments_before == game.moves[1].comments_before);
+    // Kept as text, each of the three costs its bytes; as numbers, a handful.
+    CHECK((bytes.size() < 3 * text.size()) == compact);
+  }
+}
+
+TEST_CASE("games stored in format 2 (comments as strings) still decode") {
+  auto first = decode_game(std::string("\x02\x00\x01\x01\x01x\x00\x00\x02\x0f\x08", 11));
+  REQUIRE(first);
+  REQUIRE(first->moves.size() == 2);
+  CHECK(first->moves[1].move == read_one("1. e4 e5 *\n").moves[1].move);
+  // A comment after 1. e4 as a format 2 string (count 1, length 4), then as format 3 reads the
+  // same bytes (header 4: a text of 2 bytes, then 2 bytes left over): each format its own.
+  const std::string with_comment("\x00\x00\x00\x00\x01\xfd\x0f\x04\x01\x04good", 14);
+  auto two = decode_game("\x02" + with_comment);
+  REQUIRE(two);
+  CHECK(two->moves[0].comments_after == std::vector<std::string>{"good"});
+  CHECK_FALSE(decode_game("\x03" + with_comment));
+  // Kinds beyond the three command forms are damage.
+  CHECK_FALSE(decode_game(std::string("\x03\x00\x00\x00\x00\x01\xfd\x0f\x04\x01\x07\x00", 12)));
 }
 
 TEST_CASE("decode of encode is lossless over the edge files and a corpus slice") {
@@ -112,7 +188,7 @@ TEST_CASE("damaged stored games are Corruption, not a crash") {
     if (!decoded) CHECK(decoded.error().code() == pgndb::index::Status::Code::Corruption);
   }
   std::string flipped = bytes;
-  flipped[0] = 3;  // unknown version
+  flipped[0] = 4;  // unknown version
   CHECK_FALSE(decode_game(flipped));
   CHECK_FALSE(decode_game(bytes + "x"));
 }

@@ -16,6 +16,7 @@
 #include "fact_group.h"
 #include "name_index.h"
 #include "pgn/game.h"
+#include "pgndb/index/game_codec.h"
 #include "pgndb/index/game_summary.h"
 #include "pgndb/index/store.h"
 #include "pgndb/index/verify.h"
@@ -268,6 +269,41 @@ TEST_CASE("verify reports damage to the games") {
     INFO(listing(r));
     CHECK(reported(r, "games", "game 7 cannot be decoded"));
     CHECK(r.undecodable == 1);
+  }
+  SECTION("a game of format 2 (stored before schema 16) is consistent; damaged, it is not") {
+    // A game without comments has the same bytes in formats 2 and 3 but the version byte.
+    auto no_comments = [](const pgn::GameRecord& g) {
+      if (!g.leading_comments.empty()) return false;
+      for (const pgn::MoveNode& node : g.moves)
+        if (!node.comments_before.empty() || !node.comments_after.empty() ||
+            !node.comments_after_variations.empty() || !node.variations.empty())
+          return false;
+      return true;
+    };
+    std::uint32_t id = 1;
+    std::string stored;
+    for (;; ++id) {
+      REQUIRE(id <= 402);
+      stored = d.get("games", id_key(id));
+      const auto game = pgndb::index::decode_game(stored);
+      REQUIRE(game);
+      if (no_comments(*game) && game->moves.size() > 10) break;
+    }
+    REQUIRE(stored[0] == 3);
+    stored[0] = 2;
+    d.put("games", id_key(id), stored);
+    SECTION("as stored") {
+      const auto r = d.verify();
+      INFO(listing(r));
+      CHECK(r.consistent());
+    }
+    SECTION("with its last move's code changed") {
+      stored.back() = char(stored.back() == 0 ? 1 : 0);
+      d.put("games", id_key(id), stored);
+      const auto r = d.verify();
+      INFO(listing(r));
+      CHECK_FALSE(r.consistent());
+    }
   }
   SECTION("a game replaced by another (its index entries are then wrong)") {
     d.put("games", id_key(7), d.get("games", id_key(8)));

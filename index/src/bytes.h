@@ -76,6 +76,13 @@ class Reader {
     }
     return false;
   }
+  // The next `n` bytes, viewed in the input (valid as long as the input is).
+  bool bytes_of(std::uint64_t n, std::string_view& s) {
+    if (n > in_.size()) return false;
+    s = in_.substr(0, n);
+    in_.remove_prefix(n);
+    return true;
+  }
   // A string, viewed in the input (valid as long as the input is).
   bool view(std::string_view& s) {
     std::uint64_t n;

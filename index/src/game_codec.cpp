@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "bytes.h"
+#include "comment_codec.h"
 #include "move_index.h"
 #include "pgn/fen.h"
 #include "pgn/game.h"
@@ -16,7 +17,10 @@ namespace pgndb::index {
 
 namespace {
 
-constexpr std::uint8_t format_version = 2;  // 1 numbered moves among the legal ones
+// 1 numbered moves among the legal ones; 2 kept every comment as its text, where 3 keeps a
+// clock or an eval and a clock as numbers (comment_codec.h). Format 2 is still read.
+constexpr std::uint8_t format_version = 3;
+constexpr std::uint8_t text_comments_version = 2;
 
 // Tags common enough to be stored as one byte. Codes are part of the format: append only.
 constexpr std::array<std::string_view, 28> common_tags = {
@@ -43,7 +47,6 @@ enum Flags : std::uint8_t {
 // --- Writing ---
 
 using bytes::put_string;
-using bytes::put_strings;
 using bytes::put_varint;
 
 void put_move(std::string& out, const pgn::Position& pos, pgn::Move m) {
@@ -95,14 +98,14 @@ void put_line(std::string& out, const pgn::Line& line, pgn::Position pos,
         put_varint(out, node.nags.size());
         for (std::uint8_t nag : node.nags) out += char(nag);
       }
-      if (flags & HasCommentsBefore) put_strings(out, node.comments_before);
-      if (flags & HasCommentsAfter) put_strings(out, node.comments_after);
+      if (flags & HasCommentsBefore) comments::put(out, node.comments_before);
+      if (flags & HasCommentsAfter) comments::put(out, node.comments_after);
       if (flags & HasVariations) {
         put_varint(out, node.variations.size());
         for (const pgn::Line& variation : node.variations)
           put_line(out, variation, pos, variation_keys, variation_keys);
       }
-      if (flags & HasCommentsAfterVariations) put_strings(out, node.comments_after_variations);
+      if (flags & HasCommentsAfterVariations) comments::put(out, node.comments_after_variations);
     }
     pos.play_or_pass(node.move);
     if (keys) keys->push_back(pgn::repetition_key(pos));
@@ -122,11 +125,14 @@ class Decoder {
   bool byte(std::uint8_t& b) { return in_.byte(b); }
   bool varint(std::uint64_t& v) { return in_.varint(v); }
   bool string(std::string& s) { return in_.string(s); }
-  bool strings(std::vector<std::string>& out) { return in_.strings(out); }
+  bool comments(std::vector<std::string>& out) {
+    return comments::get(in_, out, version_ != text_comments_version);
+  }
   bool move(const pgn::Position& pos, std::uint8_t first, pgn::Move& m);
   bool line(pgn::Line& line, pgn::Position pos, int depth);
 
   bytes::Reader in_;
+  std::uint8_t version_ = format_version;
   pgn::MoveList list_;
 };
 
@@ -174,8 +180,8 @@ bool Decoder::line(pgn::Line& out, pgn::Position pos, int depth) {
         for (auto& nag : node.nags)
           if (!byte(nag)) return false;
       }
-      if ((flags & HasCommentsBefore) && !strings(node.comments_before)) return false;
-      if ((flags & HasCommentsAfter) && !strings(node.comments_after)) return false;
+      if ((flags & HasCommentsBefore) && !comments(node.comments_before)) return false;
+      if ((flags & HasCommentsAfter) && !comments(node.comments_after)) return false;
       if (flags & HasVariations) {
         std::uint64_t n;
         if (!varint(n) || n > in_.remaining()) return false;
@@ -183,7 +189,7 @@ bool Decoder::line(pgn::Line& out, pgn::Position pos, int depth) {
         for (auto& variation : node.variations)
           if (!line(variation, pos, depth + 1)) return false;
       }
-      if ((flags & HasCommentsAfterVariations) && !strings(node.comments_after_variations))
+      if ((flags & HasCommentsAfterVariations) && !comments(node.comments_after_variations))
         return false;
     }
     pos.play_or_pass(node.move);
@@ -197,8 +203,9 @@ std::expected<pgn::GameRecord, Status> Decoder::game(bool header_only) {
         Status::error(Status::Code::Corruption, pgn::cat("stored game: ", what)));
   };
   pgn::GameRecord game;
-  std::uint8_t version, result;
-  if (!byte(version) || version != format_version) return corrupt("unknown format version");
+  std::uint8_t result;
+  if (!byte(version_) || (version_ != format_version && version_ != text_comments_version))
+    return corrupt("unknown format version");
   if (!byte(result)) return corrupt("bad result");
   const auto typed = pgn::game_result_from_code(result);
   if (!typed) return corrupt("bad result");
@@ -225,7 +232,7 @@ std::expected<pgn::GameRecord, Status> Decoder::game(bool header_only) {
     if (!start) return corrupt("bad start position");
     game.start = *start;
   }
-  if (!strings(game.leading_comments)) return corrupt("bad comments");
+  if (!comments(game.leading_comments)) return corrupt("bad comments");
   if (!line(game.moves, game.start, 0)) return corrupt("bad move data");
   if (!in_.empty()) return corrupt("trailing bytes");
   return game;
@@ -252,13 +259,17 @@ void encode_game(const pgn::GameRecord& game, std::string& out,
   }
 
   put_string(out, game.start == pgn::Position() ? std::string() : pgn::to_fen(game.start));
-  put_strings(out, game.leading_comments);
+  comments::put(out, game.leading_comments);
   put_line(out, game.moves, game.start, main_line_keys, variation_keys, opening_codes,
            opening_plies);
 }
 
 std::expected<pgn::GameRecord, Status> decode_game(std::string_view bytes) {
   return Decoder(bytes).game();
+}
+
+bool is_current_format(std::string_view bytes) {
+  return !bytes.empty() && std::uint8_t(bytes[0]) == format_version;
 }
 
 std::expected<pgn::GameRecord, Status> decode_game_header(std::string_view bytes) {

@@ -8,6 +8,7 @@
 #include "metadata_keys.h"
 #include "move_index.h"
 #include "pgn/game.h"
+#include "pgn/writer.h"
 #include "pgndb/index/game_codec.h"
 #include "pgndb/index/names.h"
 #include "pgndb/index/prepared_game.h"
@@ -117,8 +118,18 @@ GameFacts game_facts(std::uint32_t id, std::string_view stored) {
   // The summary from the tags and moves; whether the game is annotated, and its fingerprint,
   // only the writer's code says (prepared_game.cpp), and encoding the game again with it
   // must give the stored bytes.
+  // A game of an older format (stored before schema 16) is re-encoded in the current one, whose
+  // bytes differ: it is canonical when those decode to the game it is, as the writer writes it.
   const PreparedGame prepared = prepare_game(game);
-  facts.canonical = prepared.encoded == stored;
+  if (is_current_format(stored)) {
+    facts.canonical = prepared.encoded == stored;
+  } else {
+    const auto again = decode_game(prepared.encoded);
+    std::string written, written_again;
+    pgn::write_game(game, written);
+    if (again) pgn::write_game(*again, written_again);
+    facts.canonical = again && again->tags == game.tags && written_again == written;
+  }
   facts.fingerprint = prepared.fingerprint;
   summary.result = pgn::code_of(pgn::game_result_of(game.result));
   metadata::DateParts date;

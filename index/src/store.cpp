@@ -773,6 +773,8 @@ struct Store::Impl {
                                   "deleting the names' keys");
           !s.is_ok())
         return s;
+    // Schema 16 writes games in format 3 (comments of clocks and evals as numbers); the games
+    // of format 2 stay as they are, read as before: only the version is written.
     if (Status written = write_schema_version(); !written.is_ok()) return written;
     upgraded_from = version;
     version = schema_version;

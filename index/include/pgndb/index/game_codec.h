@@ -3,12 +3,14 @@
 // it, and a test pins it.
 //
 // Layout (varint = LEB128, unsigned; string = varint length, then bytes):
-//   byte     format version (2)
+//   byte     format version (3; version 2, still read, kept every comment as a string)
 //   byte     result: 0 `*`, 1 `1-0`, 2 `0-1`, 3 `1/2-1/2`
 //   varint   tag count, then per tag: a byte naming a common tag (1..N, see game_codec.cpp)
 //            or 0 followed by the name as a string; then the value as a string
 //   string   start position as FEN, empty for the standard start
-//   varint   leading comment count, then the comments as strings
+//   comments leading comments: a varint count, then each comment as its text or, for a clock or
+//            an eval and a clock written as lichess writes them, as numbers
+//            (index/src/comment_codec.h; in version 2, strings)
 //   line     the main line
 // A line is a varint node count, then the nodes. A node's first byte:
 //   0..250   the move, as its index among the pseudo-legal moves sorted by (from, to,
@@ -19,8 +21,8 @@
 //   253      a node with annotations: a move in one of the forms above follows, then a flags
 //            byte (bit 0 NAGs, bit 1 comments before, bit 2 comments after, bit 3 variations,
 //            bit 4 comments after the variations), then each part present, in that order:
-//            NAGs as a varint count and one byte each, comments as a varint count and
-//            strings, variations as a varint count and lines
+//            NAGs as a varint count and one byte each, comments as the leading ones,
+//            variations as a varint count and lines
 // Most nodes have no annotations, so most moves cost one byte (before compression).
 #pragma once
 
@@ -49,6 +51,10 @@ void encode_game(const pgn::GameRecord& game, std::string& out,
 
 // Reads a stored game; Corruption when the bytes are not a game this version wrote.
 [[nodiscard]] std::expected<pgn::GameRecord, Status> decode_game(std::string_view bytes);
+
+// Whether `bytes` are of the format encode_game writes now (3), rather than of an older one that
+// decode_game still reads (2): re-encoding an older game gives other bytes for the same game.
+[[nodiscard]] bool is_current_format(std::string_view bytes);
 
 // Reads only the tags and the result of a stored game (no move is replayed): for listings and
 // statistics over many games.

@@ -29,8 +29,11 @@ namespace pgndb::index {
 // the statistics of the most popular positions sliced by rating band and year (a database of
 // version 13 is upgraded by writing the version: its generations keep no slices, which lookups
 // do without and merges add). 15: players, events and sites as lists of ids too (the metadata
-// family left empty).
-inline constexpr std::uint32_t schema_version = 15;
+// family left empty). 16: games of format 3, a clock or an eval and a clock kept as numbers
+// (game_codec.h; a database of version 15 is upgraded by writing the version: its games of
+// format 2 are still read, and an older pgndb refuses the new ones by this number rather than
+// by a game it cannot decode).
+inline constexpr std::uint32_t schema_version = 16;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path
