@@ -34,6 +34,7 @@
 #include "column_families.h"
 #include "fact_group.h"
 #include "game_facts.h"
+#include "huge_pages.h"
 #include "log_file.h"
 #include "metadata_keys.h"
 #include "name_index.h"
@@ -493,7 +494,8 @@ void radix_pass(const std::uint64_t* from, std::size_t n, std::uint64_t* to, int
 // `scratch` to a small buffer and back, the last into `numbers`: four passes of 10 bits each
 // over the whole batch (tens of megabytes, scattered over 1,024 places) took 117 ms for 50,000
 // games' 4 M entries, these 70.
-void sort_by_top40(std::vector<std::uint64_t>& numbers, std::vector<std::uint64_t>& scratch) {
+template <class Numbers, class Scratch>
+void sort_by_top40(Numbers& numbers, Scratch& scratch) {
   // The scratch buffer keeps the capacity of the numbers: the batch that reuses it should find
   // room without growing (and page-faulting) again.
   scratch.reserve(numbers.capacity());
@@ -527,7 +529,8 @@ struct Row {
 using TableContent = std::function<rocksdb::Status(rocksdb::SstFileWriter&)>;
 
 // Writes `rows` (sorted here when they are not; keys unique).
-TableContent rows_content(std::vector<Row>& rows) {
+template <class Rows>
+TableContent rows_content(Rows& rows) {
   if (rows.empty()) return {};
   return [&rows](rocksdb::SstFileWriter& writer) {
     auto by_key = [](const Row& a, const Row& b) { return a.key < b.key; };
@@ -544,8 +547,9 @@ TableContent rows_content(std::vector<Row>& rows) {
 // the names family with its number, the number's key in the name index with the name, and the
 // (fragment code << 32 | number) of each of its fragments (index_content).
 struct NewNames {
-  std::vector<Row> names, numbers;
-  std::vector<std::uint64_t> postings;
+  // In huge pages (huge_pages.h): a batch of lichess games has hundreds of thousands of names.
+  LargeVector<Row> names, numbers;
+  LargeVector<std::uint64_t> postings;
   std::vector<std::uint32_t> codes;  // scratch
   // Numbers come ascending (index_content relies on it).
   void add(std::string_view name, std::uint32_t number) {
@@ -566,13 +570,13 @@ struct NewNames {
 // each a fragment's code (name_index::append_fragment_codes) above a name's number, become one
 // merge operand per fragment; `numbers`, the rows of the new names' numbers, ascending, follow
 // (their tag sorts after the fragments').
-TableContent index_content(std::vector<std::uint64_t>& postings, std::vector<Row>& numbers) {
+TableContent index_content(LargeVector<std::uint64_t>& postings, LargeVector<Row>& numbers) {
   if (numbers.empty()) return {};
   return [&postings, &numbers](rocksdb::SstFileWriter& writer) {
     static_assert(name_index::fragment_tag < name_index::number_tag);
     // By fragment, then number: a stable sort on the top 40 bits keeps each fragment's numbers
     // in the order they were added, ascending.
-    std::vector<std::uint64_t> scratch;
+    LargeVector<std::uint64_t> scratch;
     sort_by_top40(postings, scratch);
     rocksdb::Status s;
     std::vector<std::uint32_t> list;
@@ -1360,17 +1364,26 @@ struct Store::Impl {
       if (!name) continue;
       if (names.empty() || names.back() != *name) names.push_back(*name);
     }
-    std::vector<rocksdb::Slice> keys(names.begin(), names.end());
-    std::vector<rocksdb::PinnableSlice> found(names.size());
-    std::vector<rocksdb::Status> statuses(names.size());
-    db->MultiGet(rocksdb::ReadOptions(), families[Names], names.size(), keys.data(), found.data(),
-                 statuses.data(), /*sorted_input=*/true);
+    // Asked a slice at a time: MultiGet builds a context of about 200 bytes per key in vectors
+    // of its own, and a batch of lichess games has hundreds of thousands of names (all of them
+    // at once touched tens of megabytes of fresh pages per commit).
+    constexpr std::size_t slice = 4096;
+    std::vector<rocksdb::Slice> keys;
+    std::vector<rocksdb::PinnableSlice> found(std::min(slice, names.size()));
+    std::vector<rocksdb::Status> statuses(found.size());
     std::vector<std::string_view> added;
-    for (std::size_t i = 0; i < names.size(); ++i) {
-      if (statuses[i].IsNotFound())
-        added.push_back(names[i]);
-      else if (!statuses[i].ok())
-        return std::unexpected(from_rocksdb(statuses[i], "reading the names"));
+    for (std::size_t begin = 0; begin < names.size(); begin += slice) {
+      const std::size_t n = std::min(slice, names.size() - begin);
+      keys.assign(names.begin() + begin, names.begin() + begin + n);
+      for (std::size_t i = 0; i < n; ++i) found[i].Reset();
+      db->MultiGet(rocksdb::ReadOptions(), families[Names], n, keys.data(), found.data(),
+                   statuses.data(), /*sorted_input=*/true);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (statuses[i].IsNotFound())
+          added.push_back(names[begin + i]);
+        else if (!statuses[i].ok())
+          return std::unexpected(from_rocksdb(statuses[i], "reading the names"));
+      }
     }
     return added;
   }
@@ -1383,20 +1396,22 @@ struct WriteBatch::Impl {
   std::uint32_t next_game = 1, next_reject = 1;  // ids the next additions get
   // Position entries of this batch's games in game order (batch_entry). Sorted at commit into
   // one run per bucket touched.
-  std::vector<std::uint64_t> positions, sort_scratch;
+  // The large buffers are in huge pages (huge_pages.h): a batch first fills hundreds of
+  // megabytes, and the first touch of each 4 KiB page was a page fault.
+  LargeVector<std::uint64_t> positions, sort_scratch;
   // The same for the positions inside variations, in their own family.
-  std::vector<std::uint64_t> variation_positions;
+  LargeVector<std::uint64_t> variation_positions;
   // The encoded games of the batch one after another, and where each ends (the first has id
   // first_game()). Copied rather than moved in: the strings a worker allocated go back to it.
-  PackedStrings games, summaries;
-  std::vector<SearchFacts> facts;
+  BasicPackedStrings<HugePageAllocator<char>> games, summaries;
+  LargeVector<SearchFacts> facts;
   // Each game's recorded opening (position_stats.h, StatisticsCollector::Opening), a fixed
   // stride per place in the batch: the keys of its first opening_plies + 1 positions (as many
   // as it has) and its PreparedGame::opening_moves. The summary says how many of them count.
   // 168 bytes a game.
   static constexpr std::size_t opening_keys_per_game = GameSummary::opening_plies + 1;
-  std::vector<pgn::Key> opening_keys;
-  std::vector<pgn::Move> opening_moves;
+  LargeVector<pgn::Key> opening_keys;
+  LargeVector<pgn::Move> opening_moves;
   positions::StatisticsCollector::Opening opening(std::uint32_t place) const {
     return {std::span(opening_keys).subspan(place * opening_keys_per_game, opening_keys_per_game),
             std::span(opening_moves)
@@ -1510,7 +1525,7 @@ Status WriteBatch::commit() {
   // Games, keyed by id; summaries, in groups.
   if (!impl_->games.empty()) {
     contents[Games] = [this](rocksdb::SstFileWriter& writer) {
-      const PackedStrings& games = impl_->games;
+      const auto& games = impl_->games;
       std::uint32_t id = impl_->first_game();
       rocksdb::Status s;
       for (std::size_t i = 0; s.ok() && i < games.size(); ++i)
@@ -1520,7 +1535,7 @@ Status WriteBatch::commit() {
     contents[Summaries] = [this](rocksdb::SstFileWriter& writer) {
       // Groups of consecutive games, each ending before an id that is a multiple of
       // summary_group: key = the group's first id, value = each game's summary as a string.
-      const PackedStrings& summaries = impl_->summaries;
+      const auto& summaries = impl_->summaries;
       std::uint32_t id = impl_->first_game();
       std::string value;
       rocksdb::Status s;
@@ -1535,7 +1550,7 @@ Status WriteBatch::commit() {
     };
     contents[Facts] = [this](rocksdb::SstFileWriter& writer) {
       // Groups as the summaries', ending before multiples of facts::group_size (fact_group.h).
-      const std::vector<SearchFacts>& facts = impl_->facts;
+      const auto& facts = impl_->facts;
       std::uint32_t id = impl_->first_game();
       std::string value;
       rocksdb::Status s;

@@ -5,13 +5,17 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace pgndb::index {
 
-class PackedStrings {
+// `Allocator` (of char) lets the importer's batch keep its strings in huge pages
+// (index/src/huge_pages.h).
+template <class Allocator = std::allocator<char>>
+class BasicPackedStrings {
  public:
   void add(std::string_view s) {
     bytes_ += s;
@@ -23,7 +27,7 @@ class PackedStrings {
   std::size_t bytes() const { return bytes_.size() + ends_.size() * sizeof(std::size_t); }
   std::string_view operator[](std::size_t i) const {
     const std::size_t begin = i ? ends_[i - 1] : 0;
-    return std::string_view(bytes_).substr(begin, ends_[i] - begin);
+    return std::string_view(bytes_.data(), bytes_.size()).substr(begin, ends_[i] - begin);
   }
   // Empties the list and keeps its memory for the next strings.
   void clear() {
@@ -32,8 +36,12 @@ class PackedStrings {
   }
 
  private:
-  std::string bytes_;
-  std::vector<std::size_t> ends_;
+  std::basic_string<char, std::char_traits<char>, Allocator> bytes_;
+  std::vector<std::size_t,
+              typename std::allocator_traits<Allocator>::template rebind_alloc<std::size_t>>
+      ends_;
 };
+
+using PackedStrings = BasicPackedStrings<>;
 
 }  // namespace pgndb::index
