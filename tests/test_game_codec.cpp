@@ -3,11 +3,15 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <random>
+#include <regex>
 #include <string>
 #include <tuple>
 
+#include "comment_codec.h"
 #include "move_index.h"
 #include "pgn/fen.h"
 #include "pgn/movegen.h"
@@ -150,6 +154,126 @@ TEST_CASE("clock and eval comments are stored as numbers and decode to their exa
     // Kept as text, each of the three costs its bytes; as numbers, a handful.
     CHECK((bytes.size() < 3 * text.size()) == compact);
   }
+}
+
+namespace {
+
+// The compact form's definition (docs/storage.md), written here independently of the codec: a
+// comment of 16 to 40 bytes shaped as a clock, or an eval and a clock, that printf writes back
+// byte for byte from the numbers read loosely from it.
+bool compact_by_definition(const std::string& c) {
+  if (c.size() < 16 || c.size() > 40) return false;
+  static const std::regex clock(R"(^ \[%clk (\d{1,12}):(\d{1,12}):(\d{1,12})\] $)");
+  static const std::regex eval(
+      R"(^ \[%eval (#?)(-?)(\d{1,12})(?:\.(\d{1,12}))?\] \[%clk (\d{1,12}):(\d{1,12}):(\d{1,12})\] $)");
+  std::smatch m;
+  char text[96];
+  auto clock_of = [&](std::size_t at, unsigned long long& h, unsigned long long& mm,
+                      unsigned long long& ss) {
+    h = std::stoull(m[at]);
+    mm = std::stoull(m[at + 1]);
+    ss = std::stoull(m[at + 2]);
+    return mm < 60 && ss < 60 && h * 3600 + mm * 60 + ss < 3'600'000'000ull;
+  };
+  unsigned long long h, mm, ss;
+  if (std::regex_match(c, m, clock)) {
+    if (!clock_of(1, h, mm, ss)) return false;
+    std::snprintf(text, sizeof(text), " [%%clk %llu:%02llu:%02llu] ", h, mm, ss);
+    return c == text;
+  }
+  if (!std::regex_match(c, m, eval) || !clock_of(5, h, mm, ss)) return false;
+  const bool mate = m[1].length() > 0, negative = m[2].length() > 0;
+  const std::string whole = m[3], fraction = m[4];
+  if (mate && !fraction.empty()) return false;
+  if (fraction.size() > 2) return false;
+  const unsigned long long w = std::stoull(whole), f = fraction.empty() ? 0 : std::stoull(fraction);
+  const unsigned long long magnitude = w * (fraction.size() == 2   ? 100
+                                            : fraction.size() == 1 ? 10
+                                                                   : 1) +
+                                       f;
+  if (magnitude > (mate ? 9'999ull : 999'999'999ull)) return false;
+  const char* sign = negative && magnitude > 0 ? "-" : "";
+  if (fraction.empty())
+    std::snprintf(text, sizeof(text), " [%%eval %s%s%llu] [%%clk %llu:%02llu:%02llu] ",
+                  mate ? "#" : "", sign, w, h, mm, ss);
+  else
+    std::snprintf(text, sizeof(text), " [%%eval %s%llu.%0*llu] [%%clk %llu:%02llu:%02llu] ", sign,
+                  w, int(fraction.size()), f, h, mm, ss);
+  return c == text;
+}
+
+// A comment as lichess writes one, with random numbers (edges included), then 0 to 3 random
+// edits from the bytes such comments are made of.
+std::string mutated_command_comment(std::mt19937_64& random) {
+  auto pick = [&](std::uint64_t n) { return std::uint64_t(random() % n); };
+  auto edge_or = [&](std::initializer_list<std::uint64_t> edges, std::uint64_t n) {
+    return pick(4) == 0 ? *(edges.begin() + pick(edges.size())) : pick(n);
+  };
+  const std::uint64_t seconds = edge_or({0, 59, 60, 3599, 3600, 3'599'999'999ull}, 36'000);
+  char clock[40];
+  std::snprintf(clock, sizeof(clock), "%llu:%02llu:%02llu] ",
+                static_cast<unsigned long long>(seconds / 3600),
+                static_cast<unsigned long long>(seconds / 60 % 60),
+                static_cast<unsigned long long>(seconds % 60));
+  std::string c;
+  switch (pick(3)) {
+    case 0: c = std::string(" [%clk ") + clock; break;
+    case 1: {
+      const std::uint64_t v = edge_or({0, 1, 9, 10, 99, 100, 9'999'999, 999'999'999}, 2'000);
+      const int decimals = int(pick(3));
+      const std::uint64_t scale = decimals == 0 ? 1 : decimals == 1 ? 10 : 100;
+      char eval[40];
+      if (decimals == 0)
+        std::snprintf(eval, sizeof(eval), "%s%llu", pick(2) ? "-" : "",
+                      static_cast<unsigned long long>(v));
+      else
+        std::snprintf(eval, sizeof(eval), "%s%llu.%0*llu", pick(2) ? "-" : "",
+                      static_cast<unsigned long long>(v / scale), decimals,
+                      static_cast<unsigned long long>(v % scale));
+      c = std::string(" [%eval ") + eval + "] [%clk " + clock;
+      break;
+    }
+    default:
+      c = " [%eval #" + std::string(pick(2) ? "-" : "") +
+          std::to_string(edge_or({0, 1, 9'999, 10'000}, 60)) + "] [%clk " + clock;
+  }
+  static constexpr std::string_view alphabet = " []%#-.:+0123456789clkevaml";
+  for (std::uint64_t edits = pick(4); edits > 0 && !c.empty(); --edits) {
+    const std::size_t at = pick(c.size());
+    const char byte = alphabet[pick(alphabet.size())];
+    switch (pick(3)) {
+      case 0: c[at] = byte; break;
+      case 1: c.insert(c.begin() + std::ptrdiff_t(at), byte); break;
+      default: c.erase(at, 1);
+    }
+  }
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a comment is stored as numbers exactly when the definition of the compact form says so") {
+  std::mt19937_64 random(20261204);
+  int compact = 0, text = 0;
+  for (int i = 0; i < 200'000; ++i) {
+    const std::string comment = mutated_command_comment(random);
+    std::string bytes;
+    pgndb::index::comments::put(bytes, {comment});
+    // A count of 1, then the comment's header: odd for numbers, even for text.
+    REQUIRE(bytes.size() >= 2);
+    const bool stored_compact = (std::uint8_t(bytes[1]) & 1) != 0;
+    INFO('"' << comment << '"');
+    REQUIRE(stored_compact == compact_by_definition(comment));
+    (stored_compact ? compact : text)++;
+    pgndb::index::bytes::Reader in(bytes);
+    std::vector<std::string> decoded;
+    REQUIRE(pgndb::index::comments::get(in, decoded, true));
+    REQUIRE(decoded == std::vector<std::string>{comment});
+  }
+  // Both sides of the definition were exercised.
+  CHECK(compact > 50'000);
+  CHECK(text > 50'000);
 }
 
 TEST_CASE("games stored in format 2 (comments as strings) still decode") {
