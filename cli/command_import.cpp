@@ -72,8 +72,8 @@ void declare_import(po::options_description& options,
       "loses at most one batch")(
       "batch-mb", po::value<std::size_t>()->default_value(160),
       "a batch also ends when its games take this many MB; two batches are in memory at once, "
-      "so lower it on a small machine (at the default, 300,000 games peaked at 523 MiB and "
-      "100,000 with a clock and an eval on every move at 589; with 20, 393 and 315)")(
+      "so lower it on a small machine (at the default, 300,000 games peaked at 605 MiB and "
+      "100,000 with a clock and an eval on every move at 537; with 20, 455 and 303)")(
       "progress", po::value<std::string>()->default_value("auto"),
       "show progress on stderr: auto (when stderr is a terminal), always, never");
   positional.add("files", -1);
