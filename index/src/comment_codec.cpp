@@ -102,41 +102,28 @@ class CanonicalReader {
     ++at_;
     return true;
   }
-  // A number as add_number() writes it unpadded: digits, no leading zero unless the number is
-  // 0, at most `max_digits` of them.
-  bool number(std::size_t max_digits, std::uint64_t& n) {
-    const std::size_t begin = at_;
-    n = 0;
-    while (at_ < s_.size() && is_digit(s_[at_])) {
-      if (at_ - begin == max_digits) return false;
-      n = n * 10 + std::uint64_t(s_[at_++] - '0');
-    }
-    return at_ > begin && (at_ - begin == 1 || s_[begin] != '0');
-  }
-  // Exactly `count` digits (a padded number).
-  bool digits(std::size_t count, std::uint64_t& n) {
-    n = 0;
-    for (std::size_t i = 0; i < count; ++i, ++at_) {
-      if (at_ >= s_.size() || !is_digit(s_[at_])) return false;
-      n = n * 10 + std::uint64_t(s_[at_] - '0');
-    }
-    return true;
-  }
-  // Between 0 and `max` digits, zeros first allowed (the digits after a point); how many.
-  std::size_t up_to_digits(std::size_t max, std::uint64_t& n) {
+  // Up to `max` digits (fewer where another byte comes), as a number; how many. A digit beyond
+  // `max` is left for the caller's next expected byte to refuse.
+  std::size_t digits(std::size_t max, std::uint64_t& n) {
     const std::size_t begin = at_;
     n = 0;
     while (at_ < s_.size() && at_ - begin < max && is_digit(s_[at_]))
       n = n * 10 + std::uint64_t(s_[at_++] - '0');
     return at_ - begin;
   }
+  // A number as add_number() writes it unpadded: 1 to `max` digits, no leading zero unless the
+  // number is 0.
+  bool number(std::size_t max, std::uint64_t& n) {
+    const std::size_t begin = at_, count = digits(max, n);
+    return count > 0 && (count == 1 || s_[begin] != '0');
+  }
   // `H:MM:SS` as add_clock() writes it, then the closing `] ` that ends the comment.
   bool clock_to_end(std::uint64_t& seconds) {
     std::uint64_t h, m, sec;
     // Six digits of hours are at most 999,999 h, below max_clock; seven are not.
     static_assert(999'999ull * 3600 + 3599 < max_clock && 1'000'000ull * 3600 >= max_clock);
-    if (!number(6, h) || !take(':') || !digits(2, m) || m >= 60 || !take(':') || !digits(2, sec) ||
-        sec >= 60 || !literal(close) || at_ != s_.size())
+    if (!number(6, h) || !take(':') || digits(2, m) != 2 || m >= 60 || !take(':') ||
+        digits(2, sec) != 2 || sec >= 60 || !literal(close) || at_ != s_.size())
       return false;
     seconds = h * 3600 + m * 60 + sec;
     return true;
@@ -171,7 +158,7 @@ std::optional<Command> command_of(std::string_view c) {
     if (in.take('.')) {
       std::uint64_t fraction;
       // A third digit after the point fails at the `]` expected after these.
-      command.decimals = int(in.up_to_digits(2, fraction));
+      command.decimals = int(in.digits(2, fraction));
       if (command.decimals == 0) return std::nullopt;
       magnitude = magnitude * (command.decimals == 1 ? 10 : 100) + fraction;
     }

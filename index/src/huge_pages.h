@@ -19,7 +19,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
-#include <string>
 #include <vector>
 
 namespace pgndb::index {
@@ -82,6 +81,5 @@ class HugePageAllocator {
 
 template <class T>
 using LargeVector = std::vector<T, HugePageAllocator<T>>;
-using LargeString = std::basic_string<char, std::char_traits<char>, HugePageAllocator<char>>;
 
 }  // namespace pgndb::index

@@ -494,8 +494,7 @@ void radix_pass(const std::uint64_t* from, std::size_t n, std::uint64_t* to, int
 // `scratch` to a small buffer and back, the last into `numbers`: four passes of 10 bits each
 // over the whole batch (tens of megabytes, scattered over 1,024 places) took 117 ms for 50,000
 // games' 4 M entries, these 70.
-template <class Numbers, class Scratch>
-void sort_by_top40(Numbers& numbers, Scratch& scratch) {
+void sort_by_top40(LargeVector<std::uint64_t>& numbers, LargeVector<std::uint64_t>& scratch) {
   // The scratch buffer keeps the capacity of the numbers: the batch that reuses it should find
   // room without growing (and page-faulting) again.
   scratch.reserve(numbers.capacity());
