@@ -351,6 +351,7 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
       options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   Pipeline pipeline(path, progress.games, threads);
   WriteBatch batch = store.begin_batch();
+  batch.reserve(options.batch_bytes);
   // A full batch is committed on its own thread while the next one fills: writing table files
   // and waiting for them to reach the disk then costs no time of this thread.
   std::optional<WriteBatch> committing;
@@ -392,7 +393,10 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
     // The batch committed last is emptied and reused: its buffers keep their memory, which
     // spares the page faults of fresh allocations (tens of megabytes per batch).
     WriteBatch next = committing ? std::move(*committing) : batch.successor();
-    if (committing) next.follow(batch);
+    if (committing)
+      next.follow(batch);
+    else
+      next.reserve(options.batch_bytes);
     committing.emplace(std::move(batch));
     batch = std::move(next);
     in_commit.swap(uncommitted);

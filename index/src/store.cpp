@@ -1496,6 +1496,21 @@ std::size_t WriteBatch::bytes() const {
          b.opening_keys.size() * sizeof(pgn::Key) + b.opening_moves.size() * sizeof(pgn::Move);
 }
 
+void WriteBatch::reserve(std::size_t bytes) {
+  // One game more than the limit fits: the importer ends a batch when a game follows it.
+  bytes = std::min(bytes, max_reserved_bytes) + huge_page_size;
+  Impl& b = *impl_;
+  const std::size_t entries = bytes / (2 * sizeof(std::uint64_t));
+  b.positions.reserve(entries);
+  b.sort_scratch.reserve(entries);
+  b.variation_positions.reserve(entries);
+  b.games.reserve(bytes, bytes / sizeof(std::size_t));
+  b.summaries.reserve(bytes, bytes / sizeof(std::size_t));
+  b.facts.reserve(bytes / sizeof(SearchFacts));
+  b.opening_keys.reserve(bytes / sizeof(pgn::Key));
+  b.opening_moves.reserve(bytes / sizeof(pgn::Move));
+}
+
 void WriteBatch::set_merged_later(bool merged_later) { impl_->merged_later = merged_later; }
 void WriteBatch::set_games_rewritten_later(bool rewritten_later) {
   impl_->games_rewritten_later = rewritten_later;

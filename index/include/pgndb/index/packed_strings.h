@@ -29,6 +29,11 @@ class BasicPackedStrings {
     const std::size_t begin = i ? ends_[i - 1] : 0;
     return std::string_view(bytes_.data(), bytes_.size()).substr(begin, ends_[i] - begin);
   }
+  // Room for strings of `bytes` bytes in all, and for `count` of them, without reallocating.
+  void reserve(std::size_t bytes, std::size_t count) {
+    bytes_.reserve(bytes);
+    ends_.reserve(count);
+  }
   // Empties the list and keeps its memory for the next strings.
   void clear() {
     bytes_.clear();

@@ -111,6 +111,12 @@ class WriteBatch {
   // The memory the batch's games take, roughly: their stored bytes, summaries, facts and
   // position entries (with the buffer that sorts them). The importer ends a batch by it.
   [[nodiscard]] std::size_t bytes() const;
+  // Address space for a batch that is ended once bytes() reaches `bytes`, so that no buffer of
+  // it grows by copying itself into a fresh one (a growth doubling touched each byte twice and
+  // faulted in memory twice the buffer's size). Only the pages written are memory: each buffer
+  // gets room for what it could hold alone, capped at max_reserved_bytes.
+  void reserve(std::size_t bytes);
+  static constexpr std::size_t max_reserved_bytes = std::size_t(4) << 30;
   // Records, with the games of this batch, how far the source with content hash `hash` is.
   void set_source_progress(std::uint64_t hash, const SourceProgress& progress);
   // Tells the batch whether its position generation is merged with others at the end of the
