@@ -332,10 +332,11 @@ TEST_CASE("searches checked on the facts give the games the tags say") {
 // Schemas 9 and 10 had no facts family, and kept results and plies in the metadata index;
 // schemas 9 to 11 had no name index, no numbers for names and no counts of them; schemas 9 to 12
 // kept a metadata key per game for its date and its ECO code instead of lists of games; schemas
-// 9 to 13 kept no slices of the statistics (a tree filtered by dates read the games). A reader
-// refuses them, naming the command that upgrades; a writer upgrades them in place.
-TEST_CASE("a database of schema 9 to 14 is upgraded in place by a writer, and verifies") {
-  const int old_version = GENERATE(9, 10, 11, 12, 13, 14);
+// 9 to 13 kept no slices of the statistics (a tree filtered by dates read the games); schemas 13
+// to 16 keyed the lists of the postings family without their epoch. A reader refuses them,
+// naming the command that upgrades; a writer upgrades them in place.
+TEST_CASE("a database of schema 9 to 16 is upgraded in place by a writer, and verifies") {
+  const int old_version = GENERATE(9, 10, 11, 12, 13, 14, 15, 16);
   INFO("schema " << old_version);
   pgndb::test::TempDir dir;
   const fs::path db = dir / "old";
@@ -405,9 +406,27 @@ TEST_CASE("a database of schema 9 to 14 is upgraded in place by a writer, and ve
         REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[i], key, value).ok());
     }
     REQUIRE(sliced > 0);
+    // Up to schema 16 the lists' keys had no epoch in front.
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (names[i] != "postings") continue;
+      std::unique_ptr<rocksdb::Iterator> it(rdb->NewIterator(rocksdb::ReadOptions(), handles[i]));
+      std::vector<std::pair<std::string, std::string>> lists;
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        REQUIRE(it->key().starts_with(std::string(2, '\0')));  // the corpus is one epoch
+        lists.emplace_back(it->key().ToString(), it->value().ToString());
+      }
+      REQUIRE(it->status().ok());
+      REQUIRE(!lists.empty());
+      it.reset();
+      for (const auto& [key, list] : lists) {
+        REQUIRE(rdb->Delete(rocksdb::WriteOptions(), handles[i], key).ok());
+        REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[i], key.substr(2), list).ok());
+      }
+    }
     // Up to schema 12 every list of the postings family was a metadata key per game; in 13 and
     // 14, those of players, events and sites.
     for (std::size_t i = 0; i < names.size(); ++i) {
+      if (old_version >= 15) continue;
       if (names[i] != "postings") continue;
       std::unique_ptr<rocksdb::Iterator> it(rdb->NewIterator(rocksdb::ReadOptions(), handles[i]));
       std::size_t keys = 0;
@@ -587,13 +606,54 @@ TEST_CASE("the lists of a range of dates or ECO codes come out sorted, each game
     postings::sort_ids(gathered);
     CHECK(gathered == expected);
   }
-  // A key holds its value and block; other bytes are no key.
+  // A key holds its value and block, after the block's epoch; other bytes are no key.
   const std::string key = postings::key("oB90", 3);
   const auto parsed = postings::parse_key(key);
   REQUIRE(parsed);
   CHECK(parsed->value_key == "oB90");
   CHECK(parsed->block == 3);
+  CHECK(key == std::string("\0\0oB90\0\x03", 8));
   CHECK_FALSE(postings::parse_key("oB9"));
   CHECK_FALSE(postings::parse_key(key + "x"));
-  CHECK_FALSE(postings::parse_key(std::string("pB90") + char(0) + char(3)));
+  CHECK_FALSE(postings::parse_key(std::string("\0\0pB90\0\x03", 8)));
+  // The layout of schema 16 and before, without the epoch, is no key.
+  CHECK_FALSE(postings::parse_key(key.substr(postings::epoch_key_size)));
+  // An epoch that is not its block's.
+  CHECK_FALSE(postings::parse_key(std::string("\0\x01oB90\0\x03", 8)));
+}
+
+// An epoch is 2^20 games (16 blocks): every key of an epoch sorts before every key of the next,
+// whatever the values, so that an import's lists make a key range of their own, after the older
+// epochs' (value_postings.h).
+TEST_CASE("the postings' keys are ordered by epoch first, then value, then block") {
+  namespace postings = pgndb::index::postings;
+  CHECK(postings::epochs_of(1) == 1);
+  CHECK(postings::epochs_of((1u << 20) - 1) == 1);
+  CHECK(postings::epochs_of(1u << 20) == 2);
+  CHECK(postings::epochs_of(100'000'000) == 96);
+  CHECK(postings::epochs_of(0xFFFFFFFFu) == 4096);
+  const std::vector<std::string> values = {"d\x07\xd0\x01\x01", "oA00", "oE99",
+                                           std::string("pzzz\0\x01", 6), std::string("sA\0", 3)};
+  std::vector<std::string> keys;
+  for (const std::uint32_t id : {1u, 70'000u, (1u << 20) - 1, 1u << 20, 5'000'000u, 0xFFFFFFFFu})
+    for (const auto& value : values) {
+      const std::uint32_t block = postings::block_of(id);
+      keys.push_back(postings::key(value, block));
+      const auto parsed = postings::parse_key(keys.back());
+      REQUIRE(parsed);
+      CHECK(parsed->value_key == value);
+      CHECK(parsed->block == block);
+      const std::uint32_t epoch = id >> 20;
+      CHECK(keys.back().starts_with(postings::epoch_prefix(epoch)));
+      // Below every epoch's prefix after it, above every value's bound before it.
+      if (epoch + 1 < 4096) CHECK(keys.back() < postings::epoch_prefix(epoch + 1));
+      CHECK(keys.back() < postings::epoch_prefix(epoch) + postings::past_lists_of(value));
+      CHECK(keys.back() >= postings::epoch_prefix(epoch) + value);
+    }
+  // Generated in the order (id, value): sorted, they keep that order where epochs differ.
+  for (std::size_t i = 0; i + values.size() < keys.size(); ++i) {
+    const auto a = postings::parse_key(keys[i]), b = postings::parse_key(keys[i + values.size()]);
+    if (postings::epoch_of_block(a->block) < postings::epoch_of_block(b->block))
+      CHECK(keys[i] < keys[i + values.size()]);
+  }
 }

@@ -541,14 +541,17 @@ TEST_CASE("a damaged list of generations: the database is refused, and says why"
 
 TEST_CASE("verify reports damage to the metadata and names") {
   Damaged d;
-  // A list of a player's games as White: the key is "p", the name, 0, the colour 0, the block.
-  const auto [key, value] = d.first("postings", [](std::string_view k) {
-    return k.starts_with("p") && k.size() >= 5 && k[k.size() - 4] == 0 && k[k.size() - 3] == 0;
+  // A list of a player's games as White: the key is the epoch (0: 2 bytes), "p", the name, 0, the
+  // colour 0, the block.
+  const std::string epoch0(2, '\0');
+  const auto [key, value] = d.first("postings", [&](std::string_view k) {
+    return k.starts_with(epoch0 + "p") && k.size() >= 7 && k[k.size() - 4] == 0 &&
+           k[k.size() - 3] == 0;
   });
   std::vector<std::uint32_t> ids;
   REQUIRE(pgndb::index::name_index::decode_numbers(value, ids));
   const std::uint32_t game = ids.front();
-  const std::string name = key.substr(1, key.size() - 5);
+  const std::string name = key.substr(3, key.size() - 7);
   const std::string player = "player '" + name + "' as White, game " + std::to_string(game);
   auto list_of = [](const std::vector<std::uint32_t>& numbers) {
     std::string out;
@@ -566,11 +569,28 @@ TEST_CASE("verify reports damage to the metadata and names") {
     CHECK(reported(r, "metadata", player + ": missing from the index"));
   }
   SECTION("a list of games added for a player nobody is") {
-    d.put("postings", std::string("pnobody at all") + '\0' + '\0' + '\0' + '\0', list_of({3}));
+    d.put("postings", epoch0 + "pnobody at all" + '\0' + '\0' + '\0' + '\0', list_of({3}));
     const auto r = d.verify();
     INFO(listing(r));
     CHECK(reported(r, "metadata", "player 'nobody at all' as White, game 3: not a key"));
     CHECK(reported(r, "names", "player 'nobody at all': missing"));
+  }
+  SECTION("a list keyed as schema 16 keyed them, without the epoch") {
+    d.remove("postings", key);
+    d.put("postings", key.substr(2), value);
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "postings", ": not a list's key (past the epochs of "));
+    CHECK(reported(r, "metadata", player + ": missing from the index"));
+  }
+  SECTION("a list in an epoch that is not its block's") {
+    // Block 16 is epoch 1's.
+    const std::string wrong = key.substr(0, key.size() - 2) + std::string("\0\x10", 2);
+    d.put("postings", wrong, value);
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "postings", ": not a list's key"));
+    CHECK_FALSE(reported(r, "postings", "past the epochs"));
   }
   SECTION("a player's key in the metadata family, where searches no longer look") {
     d.put("metadata", "p" + name + '\0' + '\0' + id_key(game), "");
@@ -608,11 +628,12 @@ TEST_CASE("verify reports damage to the metadata and names") {
 
 TEST_CASE("verify reports damage to the lists of dates' and ECO codes' games") {
   Damaged d;
-  // An ECO code's list: its games, one of them moved to another list, a list damaged.
-  const auto [key, value] = d.first("postings", [](std::string_view k) { return k[0] == 'o'; });
+  // An ECO code's list: its games, one of them moved to another list, a list damaged. Its key:
+  // the epoch (2 bytes), "o", the code, the block.
+  const auto [key, value] = d.first("postings", [](std::string_view k) { return k[2] == 'o'; });
   std::vector<std::uint32_t> ids;
   REQUIRE(pgndb::index::name_index::decode_numbers(value, ids));
-  const std::string code = "ECO '" + key.substr(1, 3) + "'";
+  const std::string code = "ECO '" + key.substr(3, 3) + "'";
   auto list_of = [](const std::vector<std::uint32_t>& numbers) {
     std::string out;
     pgndb::index::name_index::encode_numbers(numbers, out);
@@ -629,12 +650,12 @@ TEST_CASE("verify reports damage to the lists of dates' and ECO codes' games") {
   }
   SECTION("a game in a list it does not belong to") {
     std::string other = key;
-    other[3] = char(other[3] == '9' ? '8' : other[3] + 1);  // a neighbouring code
+    other[5] = char(other[5] == '9' ? '8' : other[5] + 1);  // a neighbouring code
     d.put("postings", other, list_of({ids.front()}));       // instead of what it held
     const auto r = d.verify();
     INFO(listing(r));
     CHECK(reported(r, "metadata",
-                   "ECO '" + other.substr(1, 3) + "', game " + std::to_string(ids.front()) +
+                   "ECO '" + other.substr(3, 3) + "', game " + std::to_string(ids.front()) +
                        ": not a key of that game"));
   }
   SECTION("a list that does not decode, or holds a game of another block") {
@@ -653,7 +674,7 @@ TEST_CASE("verify reports damage to the lists of dates' and ECO codes' games") {
   SECTION("a game's key in the metadata instead of its list") {
     // Searches read the lists alone: the key does not stand for the game missing from them.
     const std::string game = code + ", game " + std::to_string(ids.front());
-    d.put("metadata", key.substr(0, 4) + id_key(ids.front()), "");
+    d.put("metadata", key.substr(2, 4) + id_key(ids.front()), "");
     if (ids.size() > 1) {
       ids.erase(ids.begin());
       d.put("postings", key, list_of(ids));

@@ -635,6 +635,8 @@ struct Store::Impl {
   std::uint32_t version = 0;
   std::uint32_t upgraded_from = 0;       // Store::upgraded_from
   std::uint32_t games = 0, rejects = 0;  // committed counts
+  // The epochs of the postings family that hold lists (value_postings.h).
+  std::uint32_t epochs() const { return postings::epochs_of(games); }
   std::uint32_t players = 0;             // distinct player names committed
   std::uint32_t name_count = 0;          // the last number given to a name (name_index.h)
   std::uint32_t duplicates = 0;          // games marked duplicates
@@ -777,7 +779,10 @@ struct Store::Impl {
           !s.is_ok())
         return s;
     // Schema 16 writes games in format 3 (comments of clocks and evals as numbers); the games
-    // of format 2 stay as they are, read as before: only the version is written.
+    // of format 2 stay as they are, read as before: nothing to do for it.
+    // Schema 17 puts the epoch in front of the postings' keys.
+    if (version < 17)
+      if (Status s = add_epochs_to_postings(); !s.is_ok()) return s;
     if (Status written = write_schema_version(); !written.is_ok()) return written;
     upgraded_from = version;
     version = schema_version;
@@ -856,6 +861,10 @@ struct Store::Impl {
     std::size_t buffered = 0;
     auto write = [&]() -> Status {
       if (lists.empty()) return Status::ok();
+      // In the metadata's order (value, then id), which the epoch in front of a list's key
+      // (value_postings.h) breaks across epochs.
+      std::sort(lists.begin(), lists.end(),
+                [](const auto& a, const auto& b) { return a.first < b.first; });
       TableContent contents[FamilyCount];
       contents[Postings] = [&lists](rocksdb::SstFileWriter& writer) {
         std::string value;
@@ -905,6 +914,65 @@ struct Store::Impl {
       return from_rocksdb(s, "compacting the postings");
     // The keys the lists replace.
     return delete_dimensions(dimensions, what);
+  }
+
+  // Schema 17: each list of the postings family under its key with the epoch in front
+  // (value_postings.h). The older keys start with their dimension byte, above every epoch's first
+  // byte (below 0x10): their lists are written again under the new keys, 64 MB at a time, sorted
+  // (memory stays bounded), then deleted, and one compaction merges the family. Killed part-way
+  // and done again, a list is written again and the merge drops the repeated ids.
+  Status add_epochs_to_postings() {
+    const std::string old_from(1, '\x10'), old_past(1, '\xFF');
+    std::vector<std::pair<std::string, std::string>> lists;
+    std::size_t buffered = 0;
+    auto write = [&]() -> Status {
+      if (lists.empty()) return Status::ok();
+      std::sort(lists.begin(), lists.end());
+      TableContent contents[FamilyCount];
+      contents[Postings] = [&lists](rocksdb::SstFileWriter& writer) {
+        rocksdb::Status s;
+        for (const auto& [key, list] : lists)
+          if (s = writer.Merge(key, list); !s.ok()) break;
+        return s;
+      };
+      Status s = ingest(contents);
+      lists.clear();
+      buffered = 0;
+      return s;
+    };
+    bool found = false;
+    {
+      std::unique_ptr<rocksdb::Iterator> it(
+          db->NewIterator(bulk_read_options(), families[Postings]));
+      for (it->Seek(old_from); it->Valid() && it->key().ToStringView() < old_past; it->Next()) {
+        found = true;
+        // The value, then the block.
+        const std::string_view key = it->key().ToStringView();
+        std::string list_key;
+        if (key.size() > postings::block_key_size) {
+          const std::size_t at = key.size() - postings::block_key_size;
+          list_key = postings::key(key.substr(0, at), std::uint32_t(std::uint8_t(key[at])) << 8 |
+                                                          std::uint8_t(key[at + 1]));
+        }
+        if (!postings::parse_key(list_key))
+          return Status::error(Status::Code::Corruption,
+                               pgn::cat("postings damaged: a key of ", key.size(), " bytes"));
+        buffered += list_key.size() + it->value().size();
+        lists.emplace_back(std::move(list_key), it->value().ToString());
+        if (buffered >= (std::size_t(64) << 20))
+          if (Status s = write(); !s.is_ok()) return s;
+      }
+      if (!it->status().ok()) return from_rocksdb(it->status(), "reading the postings");
+    }
+    if (!found) return Status::ok();
+    if (Status s = write(); !s.is_ok()) return s;
+    rocksdb::Status s =
+        db->DeleteRange(rocksdb::WriteOptions(), families[Postings], old_from, old_past);
+    if (s.ok()) s = db->Flush(rocksdb::FlushOptions(), families[Postings]);
+    rocksdb::CompactRangeOptions options;
+    options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+    if (s.ok()) s = db->CompactRange(options, families[Postings], nullptr, nullptr);
+    return s.ok() ? Status::ok() : from_rocksdb(s, "deleting the postings' older keys");
   }
 
   // Schema 12: a number for every name of the names family, in key order, and the name index
@@ -1796,16 +1864,26 @@ std::expected<StoreStats, Status> Store::stats() const {
   stats.players = impl_->players;
   std::unique_ptr<rocksdb::Iterator> it(
       impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->families[Postings]));
-  // Dates: the first and the last key of the dates' postings.
-  using metadata::date_text;
-  const std::string date_prefix(1, char(metadata::Date));
-  it->Seek(date_prefix);
-  if (it->Valid() && it->key().starts_with(date_prefix) && it->key().size() >= 5) {
-    stats.first_date = date_text(it->key().ToStringView());
-    it->SeekForPrev(postings::key(date_prefix + std::string(4, '\xFF'), 0xFFFF));
-    if (it->Valid() && it->key().starts_with(date_prefix) && it->key().size() >= 5)
-      stats.last_date = date_text(it->key().ToStringView());
+  // Dates: the first and the last key of the dates' postings, over the epochs.
+  std::string first_date, last_date;  // values: the dimension, 4 bytes of date
+  for (std::uint32_t epoch = 0; epoch < impl_->epochs() && it->status().ok(); ++epoch) {
+    const std::string epoch_bytes = postings::epoch_prefix(epoch);
+    const std::string dates = epoch_bytes + char(metadata::Date);
+    auto date_at = [&]() -> std::string {
+      if (!it->Valid() || !it->key().starts_with(dates) || it->key().size() < dates.size() + 4)
+        return {};
+      return it->key().ToString().substr(epoch_bytes.size(), 5);
+    };
+    it->Seek(dates);
+    const std::string first = date_at();
+    if (first.empty()) continue;
+    it->SeekForPrev(postings::past_lists_of(dates + std::string(4, '\xFF')));
+    const std::string last = date_at();
+    if (first_date.empty() || first < first_date) first_date = first;
+    if (last_date.empty() || last > last_date) last_date = last;
   }
+  if (!first_date.empty()) stats.first_date = metadata::date_text(first_date);
+  if (!last_date.empty()) stats.last_date = metadata::date_text(last_date);
   if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading postings"));
   const positions::Generations generations = impl_->generations_of(Impl::MainLine);
   stats.positions = generations.entries();
@@ -2096,27 +2174,35 @@ std::expected<PositionStatistics, Status> Store::position_statistics(
 
 namespace {
 
-// The ids of the games whose value (the dimension byte and a value, metadata_keys.h) has a list
-// key of the postings family in [from, past) (value_postings.h). `range`: many values' lists
-// (dates, ECO codes) are read at once, in key order, and read ahead; a name's few lists are not
-// (a megabyte read ahead for each name that a search by part of a name matched made it twice
-// as slow).
+// The ids of the games whose value (the dimension byte and a value, metadata_keys.h) is in
+// [from, past), from the lists of each of the `epochs` epochs (value_postings.h: a scan of the
+// range in each). `range`: many values' lists (dates, ECO codes) are read at once, in key order,
+// and read ahead; a name's few lists are not (a megabyte read ahead for each name that a search
+// by part of a name matched made it twice as slow).
 std::expected<std::vector<std::uint32_t>, Status> games_posted(rocksdb::DB& db,
                                                                rocksdb::ColumnFamilyHandle* cf,
+                                                               std::uint32_t epochs,
                                                                std::string_view from,
                                                                std::string_view past, bool range) {
   std::vector<std::uint32_t> ids, list;
   rocksdb::ReadOptions read;
   if (range) read.readahead_size = 1 << 20;
   std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(read, cf));
-  for (it->Seek(from); it->Valid() && it->key().ToStringView() < past; it->Next()) {
-    const auto key = postings::parse_key(it->key().ToStringView());
-    list.clear();
-    if (!key || !name_index::decode_numbers(it->value().ToStringView(), list) || list.empty() ||
-        postings::block_of(list.front()) != key->block ||
-        postings::block_of(list.back()) != key->block)
-      return std::unexpected(Status::error(Status::Code::Corruption, "postings damaged"));
-    ids.insert(ids.end(), list.begin(), list.end());
+  std::string first, end;
+  for (std::uint32_t epoch = 0; epoch < epochs; ++epoch) {
+    first = end = postings::epoch_prefix(epoch);
+    first += from;
+    end += past;
+    for (it->Seek(first); it->Valid() && it->key().ToStringView() < end; it->Next()) {
+      const auto key = postings::parse_key(it->key().ToStringView());
+      list.clear();
+      if (!key || !name_index::decode_numbers(it->value().ToStringView(), list) || list.empty() ||
+          postings::block_of(list.front()) != key->block ||
+          postings::block_of(list.back()) != key->block)
+        return std::unexpected(Status::error(Status::Code::Corruption, "postings damaged"));
+      ids.insert(ids.end(), list.begin(), list.end());
+    }
+    if (!it->status().ok()) break;
   }
   if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading postings"));
   postings::sort_ids(ids);
@@ -2137,15 +2223,17 @@ metadata::Dimension dimension_of(Store::NameDimension d) {
 std::expected<std::vector<std::uint32_t>, Status> Store::games_dated(std::uint32_t low,
                                                                      std::uint32_t high) const {
   if (low > high) return std::vector<std::uint32_t>();
-  return games_posted(*impl_->db, impl_->families[Postings], metadata::date_value(low),
-                      postings::key(metadata::date_value(high), 0xFFFF) + '\xFF', true);
+  return games_posted(*impl_->db, impl_->families[Postings], impl_->epochs(),
+                      metadata::date_value(low),
+                      postings::past_lists_of(metadata::date_value(high)), true);
 }
 
 std::expected<std::vector<std::uint32_t>, Status> Store::games_with_eco(std::string_view from,
                                                                         std::string_view to) const {
   if (to < from) return std::vector<std::uint32_t>();
-  return games_posted(*impl_->db, impl_->families[Postings], metadata::eco_value(from),
-                      postings::key(metadata::eco_value(to), 0xFFFF) + '\xFF', true);
+  return games_posted(*impl_->db, impl_->families[Postings], impl_->epochs(),
+                      metadata::eco_value(from), postings::past_lists_of(metadata::eco_value(to)),
+                      true);
 }
 
 std::expected<std::vector<std::uint32_t>, Status> Store::games_named(NameDimension dimension,
@@ -2155,8 +2243,8 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_named(NameDimensi
   // No name's value is a prefix of another's (each ends with 0, or 0 and a colour), so the
   // lists that start with this prefix are this name's.
   const std::string prefix = metadata::name_prefix(dimension_of(dimension), name, colour);
-  return games_posted(*impl_->db, impl_->families[Postings], prefix, metadata::past_value(prefix),
-                      false);
+  return games_posted(*impl_->db, impl_->families[Postings], impl_->epochs(), prefix,
+                      metadata::past_value(prefix), false);
 }
 
 std::expected<GameSummary, Status> Store::summary(std::uint32_t id) const {

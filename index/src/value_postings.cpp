@@ -27,21 +27,28 @@ bool is_name_value(std::string_view value) {
 
 }  // namespace
 
+std::string epoch_prefix(std::uint32_t epoch) { return {char(epoch >> 8), char(epoch)}; }
+
 std::string key(std::string_view value_key, std::uint32_t block) {
-  std::string out(value_key);
+  std::string out = epoch_prefix(epoch_of_block(block));
+  out += value_key;
   out += char(block >> 8);
   out += char(block);
   return out;
 }
 
 std::optional<Key> parse_key(std::string_view key) {
-  if (key.size() <= block_key_size || !holds(key[0])) return std::nullopt;
-  const std::string_view value = key.substr(0, key.size() - block_key_size);
+  if (key.size() <= epoch_key_size + block_key_size || !holds(key[epoch_key_size]))
+    return std::nullopt;
+  const std::string_view value =
+      key.substr(epoch_key_size, key.size() - epoch_key_size - block_key_size);
   // A date's or an ECO code's value has its fixed size; a name's ends as a name's value does.
-  const std::size_t size = metadata::value_size(key[0]);
+  const std::size_t size = metadata::value_size(value[0]);
   if (size ? value.size() != 1 + size : !is_name_value(value)) return std::nullopt;
-  const auto high = std::uint8_t(key[value.size()]), low = std::uint8_t(key[value.size() + 1]);
-  return Key{value, std::uint32_t(high) << 8 | low};
+  const auto high = std::uint8_t(key[key.size() - 2]), low = std::uint8_t(key[key.size() - 1]);
+  const std::uint32_t block = std::uint32_t(high) << 8 | low;
+  if (key.substr(0, epoch_key_size) != epoch_prefix(epoch_of_block(block))) return std::nullopt;
+  return Key{value, block};
 }
 
 void sort_ids(std::vector<std::uint32_t>& ids) {

@@ -41,6 +41,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <queue>
 #include <set>
 #include <thread>
 #include <unordered_map>
@@ -1044,8 +1045,41 @@ class Verifier {
   // The lists of each value's games (value_postings.h), each id as the metadata key the game
   // should have (dimension, value, id): the games give those. Beside them the names family (both
   // in key order): each name of a list must be there, and each name there that of some list.
+  // The lists are keyed by epoch first (value_postings.h): one iterator per epoch, merged, gives
+  // them by value, as the names are.
   Status scan_postings(Sink& sink, bool first) {
-    auto it = iterator(family_name(Postings));
+    const std::uint32_t epochs = postings::epochs_of(games_);
+    struct Cursor {
+      std::unique_ptr<rocksdb::Iterator> it;
+      std::string prefix;
+      bool valid() const { return it->Valid() && it->key().starts_with(prefix); }
+      std::string_view rest() const {
+        return it->key().ToStringView().substr(postings::epoch_key_size);
+      }
+    };
+    std::vector<Cursor> cursors(epochs);
+    auto later = [](const Cursor* a, const Cursor* b) { return a->rest() > b->rest(); };
+    std::priority_queue<Cursor*, std::vector<Cursor*>, decltype(later)> next(later);
+    for (std::uint32_t e = 0; e < epochs; ++e) {
+      cursors[e] = {iterator(family_name(Postings)), postings::epoch_prefix(e)};
+      cursors[e].it->Seek(cursors[e].prefix);
+      if (cursors[e].valid()) next.push(&cursors[e]);
+    }
+    auto failed = [&]() -> std::optional<rocksdb::Status> {
+      for (const Cursor& c : cursors)
+        if (!c.it->status().ok()) return c.it->status();
+      return std::nullopt;
+    };
+    {
+      // Keys past every epoch of the database's games (an older layout's among them).
+      auto stray = iterator(family_name(Postings));
+      for (stray->Seek(postings::epoch_prefix(epochs)); stray->Valid(); stray->Next())
+        if (first)
+          report(family_name(Postings),
+                 pgn::cat("key ", hex_bytes(stray->key().ToStringView()),
+                          ": not a list's key (past the epochs of ", games_, " games)"));
+      if (!stray->status().ok()) return read_error(stray->status(), family_name(Postings));
+    }
     auto names = iterator(family_name(Names));
     names->SeekToFirst();
     std::string previous_name;
@@ -1065,8 +1099,16 @@ class Verifier {
     };
     std::vector<std::uint32_t> ids;
     std::string entry;
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      const std::string_view key = it->key().ToStringView();
+    std::string key_bytes;
+    while (!next.empty()) {
+      Cursor& at = *next.top();
+      next.pop();
+      // The cursor moves on before the list is read: its key and value are copied first.
+      key_bytes = at.it->key().ToString();
+      const std::string list = at.it->value().ToString();
+      at.it->Next();
+      if (at.valid()) next.push(&at);
+      const std::string_view key = key_bytes;
       const auto parsed = postings::parse_key(key);
       ids.clear();
       if (!parsed) {
@@ -1083,7 +1125,7 @@ class Verifier {
           have_previous = true;
         }
       }
-      const bool decoded = name_index::decode_numbers(it->value().ToStringView(), ids);
+      const bool decoded = name_index::decode_numbers(list, ids);
       if (first && (!decoded || ids.empty()))
         report(family_name(Postings), describe_value(parsed->value_key) + ", block " +
                                           std::to_string(parsed->block) + ": not a list of games");
@@ -1100,7 +1142,7 @@ class Verifier {
         if (!undecodable(id)) sink.add(MetadataEntries, entry);
       }
     }
-    if (!it->status().ok()) return read_error(it->status(), family_name(Postings));
+    if (const auto error = failed()) return read_error(*error, family_name(Postings));
     if (first)
       for (; names->Valid(); names->Next()) {
         ++report_.names;

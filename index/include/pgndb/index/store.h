@@ -32,8 +32,10 @@ namespace pgndb::index {
 // family left empty). 16: games of format 3, a clock or an eval and a clock kept as numbers
 // (game_codec.h; a database of version 15 is upgraded by writing the version: its games of
 // format 2 are still read, and an older pgndb refuses the new ones by this number rather than
-// by a game it cannot decode).
-inline constexpr std::uint32_t schema_version = 16;
+// by a game it cannot decode). 17: the postings' keys start with the epoch of their games
+// (value_postings.h), so that an import's lists do not fall between older ones and RocksDB's
+// merges no longer rewrite the whole family.
+inline constexpr std::uint32_t schema_version = 17;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path
