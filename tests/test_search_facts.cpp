@@ -622,6 +622,37 @@ TEST_CASE("the lists of a range of dates or ECO codes come out sorted, each game
   CHECK_FALSE(postings::parse_key(std::string("\0\x01oB90\0\x03", 8)));
 }
 
+// A batch whose games cross into the next epoch: its lists come in key order (a table file takes
+// no other), each game once, in the list of its value and block.
+TEST_CASE("a batch's lists come in key order, across an epoch's end") {
+  namespace postings = pgndb::index::postings;
+  std::mt19937 random(17);
+  for (const std::uint32_t first : {1u, (1u << 20) - 70'000, (1u << 20) - 3, 5u << 20}) {
+    INFO("first id " << first);
+    std::map<std::string, std::vector<std::uint32_t>> by_value;
+    const std::vector<std::string> names = {"d\x07\xd0\x01\x01", "oB90", std::string("pa\0\0", 4),
+                                            std::string("pb\0\x01", 4), std::string("sz\0", 3)};
+    for (std::uint32_t id = first; id < first + 100'000; ++id)
+      by_value[names[random() % names.size()]].push_back(id);
+    std::vector<const std::pair<const std::string, std::vector<std::uint32_t>>*> values;
+    for (const auto& entry : by_value) values.push_back(&entry);
+    std::vector<std::string> keys;
+    std::map<std::string, std::vector<std::uint32_t>> listed;
+    postings::for_each_list(values,
+                            [&](const std::string& key, std::span<const std::uint32_t> ids) {
+                              keys.push_back(key);
+                              const auto parsed = postings::parse_key(key);
+                              REQUIRE(parsed);
+                              for (const std::uint32_t id : ids)
+                                CHECK(postings::block_of(id) == parsed->block);
+                              auto& all = listed[std::string(parsed->value_key)];
+                              all.insert(all.end(), ids.begin(), ids.end());
+                            });
+    CHECK(std::adjacent_find(keys.begin(), keys.end(), std::greater_equal<>()) == keys.end());
+    CHECK(listed == by_value);
+  }
+}
+
 // An epoch is 2^20 games (16 blocks): every key of an epoch sorts before every key of the next,
 // whatever the values, so that an import's lists make a key range of their own, after the older
 // epochs' (value_postings.h).

@@ -25,8 +25,10 @@
 // epoch: 96 at 10^8 games.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,6 +65,33 @@ struct Key {
 };
 // Nothing when the bytes are not such a key (its epoch must be its block's).
 std::optional<Key> parse_key(std::string_view key);
+
+// Calls `emit(key, ids)` for every list of a batch, in key order: `values` are its values (each
+// an entry with `first`, the value key, and `second`, the ascending ids of its games), ascending
+// by value key; the lists come epoch by epoch (a batch may cross into the next), then value by
+// value, then block by block. A table file takes its keys in that order only.
+template <class Values, class Emit>
+void for_each_list(const Values& values, Emit&& emit) {
+  std::uint32_t first_epoch = ~0u, last_epoch = 0;
+  for (const auto& value : values) {
+    if (value->second.empty()) continue;
+    first_epoch = std::min(first_epoch, epoch_of_block(block_of(value->second.front())));
+    last_epoch = std::max(last_epoch, epoch_of_block(block_of(value->second.back())));
+  }
+  for (std::uint32_t epoch = first_epoch; epoch <= last_epoch && first_epoch != ~0u; ++epoch)
+    for (const auto& value : values) {
+      const auto& ids = value->second;
+      auto id = ids.begin();
+      while (id != ids.end() && epoch_of_block(block_of(*id)) < epoch) ++id;
+      while (id != ids.end() && epoch_of_block(block_of(*id)) == epoch) {
+        const std::uint32_t block = block_of(*id);
+        auto end = id;
+        while (end != ids.end() && block_of(*end) == block) ++end;
+        emit(key(value->first, block), std::span<const std::uint32_t>(&*id, std::size_t(end - id)));
+        id = end;
+      }
+    }
+}
 
 // Sorts the ids gathered from the lists of several values (each list ascending, the lists in
 // key order: by value, then block), and drops repeats: a radix sort on the block, then on the
