@@ -212,9 +212,11 @@ class Pipeline {
     changed_.notify_all();
     return chunk;
   }
-  // Hands a written chunk back. The worker that prepared it frees its outcomes, since freeing
-  // memory another thread allocated makes glibc's allocator lock that thread's arena, and the
-  // workers contended for their arenas with the writer; then the reader cuts into it again, its
+  // Hands a written chunk back. The worker that prepared it frees its outcomes: memory freed on
+  // another thread than the one that allocated it goes back through a shared path of the
+  // allocator (glibc locked the allocating thread's arena, and the workers contended for their
+  // arenas with the writer; jemalloc, which the pgndb program links, flushes it through its
+  // arena's bins in bulk); then the reader cuts into it again, its
   // buffers keeping their memory (a new chunk's texts touched fresh pages: about a tenth of
   // the page faults of a 100,000-game import).
   void recycle(std::unique_ptr<Chunk> chunk) {
