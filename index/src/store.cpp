@@ -852,6 +852,25 @@ struct Store::Impl {
     return deleted.ok() ? Status::ok() : from_rocksdb(deleted, what);
   }
 
+  // Ingests `lists` (keys of the postings family, each with a list of ids encoded as
+  // name_index.h's number lists) as merge operands in one table file, sorted by key, and
+  // empties it. The upgrades write lists in the order they read them: by value, which the epoch
+  // in front of a key (value_postings.h) breaks across epochs.
+  Status ingest_lists(std::vector<std::pair<std::string, std::string>>& lists) {
+    if (lists.empty()) return Status::ok();
+    std::sort(lists.begin(), lists.end());
+    TableContent contents[FamilyCount];
+    contents[Postings] = [&lists](rocksdb::SstFileWriter& writer) {
+      rocksdb::Status s;
+      for (const auto& [key, list] : lists)
+        if (s = writer.Merge(key, list); !s.ok()) break;
+      return s;
+    };
+    Status s = ingest(contents);
+    lists.clear();
+    return s;
+  }
+
   // Schema 13 (dates and ECO codes) and 15 (players, events, sites): the keys of `dimensions`
   // (ascending) in the metadata family, a key per game, become lists of ids (value_postings.h),
   // a million ids at a time (memory stays bounded): a list that straddles two parts is two merge
@@ -861,26 +880,14 @@ struct Store::Impl {
     std::vector<std::pair<std::string, std::vector<std::uint32_t>>> lists;
     std::size_t buffered = 0;
     auto write = [&]() -> Status {
-      if (lists.empty()) return Status::ok();
-      // In the metadata's order (value, then id), which the epoch in front of a list's key
-      // (value_postings.h) breaks across epochs.
-      std::sort(lists.begin(), lists.end(),
-                [](const auto& a, const auto& b) { return a.first < b.first; });
-      TableContent contents[FamilyCount];
-      contents[Postings] = [&lists](rocksdb::SstFileWriter& writer) {
-        std::string value;
-        rocksdb::Status s;
-        for (const auto& [key, ids] : lists) {
-          value.clear();
-          name_index::encode_numbers(ids, value);
-          if (s = writer.Merge(key, value); !s.ok()) break;
-        }
-        return s;
-      };
-      Status s = ingest(contents);
+      std::vector<std::pair<std::string, std::string>> encoded(lists.size());
+      for (std::size_t i = 0; i < lists.size(); ++i) {
+        encoded[i].first = std::move(lists[i].first);
+        name_index::encode_numbers(lists[i].second, encoded[i].second);
+      }
       lists.clear();
       buffered = 0;
-      return s;
+      return ingest_lists(encoded);
     };
     for (const char dimension : dimensions) {
       // An iterator per dimension: its error, checked before the keys are deleted, is this
@@ -927,19 +934,8 @@ struct Store::Impl {
     std::vector<std::pair<std::string, std::string>> lists;
     std::size_t buffered = 0;
     auto write = [&]() -> Status {
-      if (lists.empty()) return Status::ok();
-      std::sort(lists.begin(), lists.end());
-      TableContent contents[FamilyCount];
-      contents[Postings] = [&lists](rocksdb::SstFileWriter& writer) {
-        rocksdb::Status s;
-        for (const auto& [key, list] : lists)
-          if (s = writer.Merge(key, list); !s.ok()) break;
-        return s;
-      };
-      Status s = ingest(contents);
-      lists.clear();
       buffered = 0;
-      return s;
+      return ingest_lists(lists);
     };
     bool found = false;
     {
