@@ -34,8 +34,10 @@ inline std::size_t mapped_length(std::size_t bytes) {
 // A mapping of `length` bytes (a multiple of huge_page_size) aligned to huge_page_size: mapped
 // one huge page longer, then the unaligned head and the tail beyond `length` unmapped.
 inline void* map(std::size_t length) {
+  // MAP_NORESERVE: a batch reserves address space for what its limits allow (WriteBatch::
+  // reserve), far more than it touches; under strict overcommit the reservation must not count.
   void* mapped = ::mmap(nullptr, length + huge_page_size, PROT_READ | PROT_WRITE,
-                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mapped == MAP_FAILED) throw std::bad_alloc();
   const auto start = reinterpret_cast<std::uintptr_t>(mapped);
   const std::uintptr_t aligned = (start + huge_page_size - 1) & ~(huge_page_size - 1);

@@ -353,7 +353,6 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
       options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   Pipeline pipeline(path, progress.games, threads);
   WriteBatch batch = store.begin_batch();
-  batch.reserve(options.batch_bytes);
   // A full batch is committed on its own thread while the next one fills: writing table files
   // and waiting for them to reach the disk then costs no time of this thread.
   std::optional<WriteBatch> committing;
@@ -363,6 +362,7 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
   FingerprintTable uncommitted, in_commit;
   const std::size_t batch_games =
       std::clamp<std::size_t>(options.batch_games, 1, WriteBatch::max_games);
+  batch.reserve(options.batch_bytes, batch_games);
   std::size_t handled = 0;  // games of the batch, stored or not
   std::size_t commits = 0;  // batches committed or being committed
   // Bytes of the file read when the latest chunk came, and when the batch filling began.
@@ -398,7 +398,7 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
     if (committing)
       next.follow(batch);
     else
-      next.reserve(options.batch_bytes);
+      next.reserve(options.batch_bytes, batch_games);
     committing.emplace(std::move(batch));
     batch = std::move(next);
     in_commit.swap(uncommitted);

@@ -8,6 +8,7 @@
 #include <rocksdb/sst_file_writer.h>
 #include <rocksdb/sst_partitioner.h>
 #include <rocksdb/table.h>
+#include <rocksdb/write_batch.h>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -963,9 +964,15 @@ struct Store::Impl {
     }
     if (!found) return Status::ok();
     if (Status s = write(); !s.is_ok()) return s;
-    rocksdb::Status s =
-        db->DeleteRange(rocksdb::WriteOptions(), families[Postings], old_from, old_past);
-    if (s.ok()) s = db->Flush(rocksdb::FlushOptions(), families[Postings]);
+    // The old keys go with the version written, in one atomic write: a pgndb of schema 16 then
+    // never opens the database with its lists gone (it refuses 17), and one stopped before it
+    // still has them.
+    rocksdb::WriteBatch deletion;
+    rocksdb::Status s = deletion.DeleteRange(families[Postings], old_from, old_past);
+    if (s.ok())
+      s = deletion.Put(families[Default], version_key, bytes::big_endian32(schema_version));
+    if (s.ok()) s = db->Write(rocksdb::WriteOptions(), &deletion);
+    if (s.ok()) s = db->Flush(rocksdb::FlushOptions(), {families[Postings], families[Default]});
     rocksdb::CompactRangeOptions options;
     options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
     if (s.ok()) s = db->CompactRange(options, families[Postings], nullptr, nullptr);
@@ -1561,19 +1568,24 @@ std::size_t WriteBatch::bytes() const {
          b.opening_keys.size() * sizeof(pgn::Key) + b.opening_moves.size() * sizeof(pgn::Move);
 }
 
-void WriteBatch::reserve(std::size_t bytes) {
-  // One game more than the limit fits: the importer ends a batch when a game follows it.
+void WriteBatch::reserve(std::size_t bytes, std::size_t games) {
+  // One game more than the limits fits: the importer ends a batch when a game follows it.
   bytes = std::min(bytes, max_reserved_bytes) + huge_page_size;
+  games = std::min(games, max_games) + 1;
   Impl& b = *impl_;
+  // What grows by the game (a summary's end, facts, the opening) is bounded by the games too.
+  auto per_game = [&](std::size_t size, std::size_t count) {
+    return std::min(bytes / size, games * count);
+  };
   const std::size_t entries = bytes / (2 * sizeof(std::uint64_t));
   b.positions.reserve(entries);
   b.sort_scratch.reserve(entries);
   b.variation_positions.reserve(entries);
-  b.games.reserve(bytes, bytes / sizeof(std::size_t));
-  b.summaries.reserve(bytes, bytes / sizeof(std::size_t));
-  b.facts.reserve(bytes / sizeof(SearchFacts));
-  b.opening_keys.reserve(bytes / sizeof(pgn::Key));
-  b.opening_moves.reserve(bytes / sizeof(pgn::Move));
+  b.games.reserve(bytes, per_game(sizeof(std::size_t), 1));
+  b.summaries.reserve(bytes, per_game(sizeof(std::size_t), 1));
+  b.facts.reserve(per_game(sizeof(SearchFacts), 1));
+  b.opening_keys.reserve(per_game(sizeof(pgn::Key), Impl::opening_keys_per_game));
+  b.opening_moves.reserve(per_game(sizeof(pgn::Move), GameSummary::opening_plies));
 }
 
 void WriteBatch::set_merged_later(bool merged_later) { impl_->merged_later = merged_later; }
@@ -2168,36 +2180,41 @@ std::expected<PositionStatistics, Status> Store::position_statistics(
 
 namespace {
 
-// The ids of the games whose value (the dimension byte and a value, metadata_keys.h) is in
-// [from, past), from the lists of each of the `epochs` epochs (value_postings.h: a scan of the
-// range in each). `range`: many values' lists (dates, ECO codes) are read at once, in key order,
+// A range of values [from, past): dimension bytes and values (metadata_keys.h), no epoch.
+using ValueRange = std::pair<std::string, std::string>;
+
+// The ids of the games whose value is in one of `ranges` (ascending, not overlapping), from the
+// lists of each of the `epochs` epochs (value_postings.h): epoch by epoch, the ranges in order,
+// with one iterator that only moves forward (a seek only where the iterator is not past the
+// range's start already: a search by part of a name reads the lists of thousands of names, in
+// each epoch). `range`: many values' lists (dates, ECO codes) are read at once, in key order,
 // and read ahead; a name's few lists are not (a megabyte read ahead for each name that a search
 // by part of a name matched made it twice as slow).
-std::expected<std::vector<std::uint32_t>, Status> games_posted(rocksdb::DB& db,
-                                                               rocksdb::ColumnFamilyHandle* cf,
-                                                               std::uint32_t epochs,
-                                                               std::string_view from,
-                                                               std::string_view past, bool range) {
+std::expected<std::vector<std::uint32_t>, Status> games_posted(
+    rocksdb::DB& db, rocksdb::ColumnFamilyHandle* cf, std::uint32_t epochs,
+    const std::vector<ValueRange>& ranges, bool range) {
   std::vector<std::uint32_t> ids, list;
   rocksdb::ReadOptions read;
   if (range) read.readahead_size = 1 << 20;
   std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(read, cf));
   std::string first, end;
-  for (std::uint32_t epoch = 0; epoch < epochs; ++epoch) {
-    first = end = postings::epoch_prefix(epoch);
-    first += from;
-    end += past;
-    for (it->Seek(first); it->Valid() && it->key().ToStringView() < end; it->Next()) {
-      const auto key = postings::parse_key(it->key().ToStringView());
-      list.clear();
-      if (!key || !name_index::decode_numbers(it->value().ToStringView(), list) || list.empty() ||
-          postings::block_of(list.front()) != key->block ||
-          postings::block_of(list.back()) != key->block)
-        return std::unexpected(Status::error(Status::Code::Corruption, "postings damaged"));
-      ids.insert(ids.end(), list.begin(), list.end());
+  for (std::uint32_t epoch = 0; epoch < epochs && it->status().ok(); ++epoch)
+    for (const auto& [from, past] : ranges) {
+      first = end = postings::epoch_prefix(epoch);
+      first += from;
+      end += past;
+      if (!it->Valid() || it->key().ToStringView() < first) it->Seek(first);
+      for (; it->Valid() && it->key().ToStringView() < end; it->Next()) {
+        const auto key = postings::parse_key(it->key().ToStringView());
+        list.clear();
+        if (!key || !name_index::decode_numbers(it->value().ToStringView(), list) || list.empty() ||
+            postings::block_of(list.front()) != key->block ||
+            postings::block_of(list.back()) != key->block)
+          return std::unexpected(Status::error(Status::Code::Corruption, "postings damaged"));
+        ids.insert(ids.end(), list.begin(), list.end());
+      }
+      if (!it->status().ok()) break;
     }
-    if (!it->status().ok()) break;
-  }
   if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading postings"));
   postings::sort_ids(ids);
   return ids;
@@ -2217,28 +2234,40 @@ metadata::Dimension dimension_of(Store::NameDimension d) {
 std::expected<std::vector<std::uint32_t>, Status> Store::games_dated(std::uint32_t low,
                                                                      std::uint32_t high) const {
   if (low > high) return std::vector<std::uint32_t>();
-  return games_posted(*impl_->db, impl_->families[Postings], impl_->epochs(),
-                      metadata::date_value(low),
-                      postings::past_lists_of(metadata::date_value(high)), true);
+  return games_posted(
+      *impl_->db, impl_->families[Postings], impl_->epochs(),
+      {{metadata::date_value(low), postings::past_lists_of(metadata::date_value(high))}}, true);
 }
 
 std::expected<std::vector<std::uint32_t>, Status> Store::games_with_eco(std::string_view from,
                                                                         std::string_view to) const {
   if (to < from) return std::vector<std::uint32_t>();
-  return games_posted(*impl_->db, impl_->families[Postings], impl_->epochs(),
-                      metadata::eco_value(from), postings::past_lists_of(metadata::eco_value(to)),
-                      true);
+  return games_posted(
+      *impl_->db, impl_->families[Postings], impl_->epochs(),
+      {{metadata::eco_value(from), postings::past_lists_of(metadata::eco_value(to))}}, true);
 }
 
 std::expected<std::vector<std::uint32_t>, Status> Store::games_named(NameDimension dimension,
                                                                      std::string_view name,
                                                                      int colour) const {
+  return games_named(dimension, std::vector<std::string>{std::string(name)}, colour);
+}
+
+std::expected<std::vector<std::uint32_t>, Status> Store::games_named(
+    NameDimension dimension, const std::vector<std::string>& names, int colour) const {
   // One colour's keys of a player, or both's.
   // No name's value is a prefix of another's (each ends with 0, or 0 and a colour), so the
-  // lists that start with this prefix are this name's.
-  const std::string prefix = metadata::name_prefix(dimension_of(dimension), name, colour);
-  return games_posted(*impl_->db, impl_->families[Postings], impl_->epochs(), prefix,
-                      metadata::past_value(prefix), false);
+  // lists that start with this prefix are this name's, and the names' ranges do not overlap.
+  std::vector<ValueRange> ranges;
+  ranges.reserve(names.size());
+  for (const std::string& name : names) {
+    std::string prefix = metadata::name_prefix(dimension_of(dimension), name, colour);
+    std::string past = metadata::past_value(prefix);
+    ranges.emplace_back(std::move(prefix), std::move(past));
+  }
+  std::sort(ranges.begin(), ranges.end());
+  ranges.erase(std::unique(ranges.begin(), ranges.end()), ranges.end());
+  return games_posted(*impl_->db, impl_->families[Postings], impl_->epochs(), ranges, false);
 }
 
 std::expected<GameSummary, Status> Store::summary(std::uint32_t id) const {

@@ -95,15 +95,7 @@ std::expected<std::vector<std::string>, Status> names_matching(const index::Stor
 // colour's (-1 both).
 std::expected<Ids, Status> games_named(const index::Store& store, Names dimension, int colour,
                                        const std::vector<std::string>& names) {
-  Ids ids;  // every name's games, sorted and made unique once at the end
-  for (const std::string& name : names) {
-    auto games = store.games_named(dimension, name, colour);
-    if (!games) return std::unexpected(games.error());
-    ids.insert(ids.end(), games->begin(), games->end());
-  }
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  return ids;
+  return store.games_named(dimension, names, colour);
 }
 
 enum Colour { Any = -1, White = 0, Black = 1 };

@@ -113,11 +113,12 @@ class WriteBatch {
   // The memory the batch's games take, roughly: their stored bytes, summaries, facts and
   // position entries (with the buffer that sorts them). The importer ends a batch by it.
   [[nodiscard]] std::size_t bytes() const;
-  // Address space for a batch that is ended once bytes() reaches `bytes`, so that no buffer of
-  // it grows by copying itself into a fresh one (a growth doubling touched each byte twice and
-  // faulted in memory twice the buffer's size). Only the pages written are memory: each buffer
-  // gets room for what it could hold alone, capped at max_reserved_bytes.
-  void reserve(std::size_t bytes);
+  // Address space for a batch that is ended once bytes() reaches `bytes` or it holds `games`
+  // games, so that no buffer of it grows by copying itself into a fresh one (a growth doubling
+  // touched each byte twice and faulted in memory twice the buffer's size). Only the pages
+  // written are memory (huge_pages.h maps them without reserving swap): each buffer gets room
+  // for what it could hold alone, capped at max_reserved_bytes.
+  void reserve(std::size_t bytes, std::size_t games);
   static constexpr std::size_t max_reserved_bytes = std::size_t(4) << 30;
   // Records, with the games of this batch, how far the source with content hash `hash` is.
   void set_source_progress(std::uint64_t hash, const SourceProgress& progress);
@@ -265,6 +266,10 @@ class Store {
   // (`colour` 0), as Black (1) or either (-1).
   [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_named(
       NameDimension dimension, std::string_view name, int colour = -1) const;
+  // The games with any of the names `names` (in any order), sorted, each once: one pass over
+  // the lists, epoch by epoch (a search by part of a name matches thousands of names).
+  [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_named(
+      NameDimension dimension, const std::vector<std::string>& names, int colour = -1) const;
   // The summary of game `id` (game_summary.h).
   [[nodiscard]] std::expected<GameSummary, Status> summary(std::uint32_t id) const;
   // Calls `each(id, summary)` for each of `ids` (ascending), in one pass over the summaries:
