@@ -739,15 +739,17 @@ struct Store::Impl {
     return ingest_tables(written);
   }
 
-  // Brings a database of version 9 to 13 to this schema, in place: what each later version
-  // added (add_facts, add_name_index, add_postings, the statistics' slices). Version 9 lacks the
-  // statistics of popular positions too, which the merge of the slices counts. Killed part-way, it
-  // is done again: each step writes whole, the deletions repeat, and the version is written last. A
-  // database stopped part-way has a family its pgndb does not know already, so that pgndb can no
-  // longer open it: only this one finishes the upgrade. Writes this schema's version. Into a table
-  // file at once: every write after this one is an ingested table file, so the write-ahead log
-  // stays empty, and a reader opening the database beside an importer (which may be replaying and
-  // deleting that log) never misses anything.
+  // Brings a database of version 9 to 16 to this schema, in place: what each later version
+  // added (add_facts, add_name_index, add_postings, the statistics' slices, the postings' epochs).
+  // Version 9 lacks the statistics of popular positions too, which the merge of the slices
+  // counts. Killed part-way, it is done again: each step writes whole, the deletions repeat, and
+  // the version is written last. A database of 15 or before stopped part-way has a family its
+  // pgndb does not know already, so that pgndb can no longer open it: only this one finishes the
+  // upgrade. One of 16 stopped part-way still has its lists as 16 keys them (17's are beside
+  // them, which 16 does not read): add_epochs_to_postings deletes them as it writes the version.
+  // Writes this schema's version. Into a table file at once: every write after this one is an
+  // ingested table file, so the write-ahead log stays empty, and a reader opening the database
+  // beside an importer (which may be replaying and deleting that log) never misses anything.
   Status write_schema_version() {
     rocksdb::Status s = db->Put(rocksdb::WriteOptions(), families[Default], version_key,
                                 bytes::big_endian32(schema_version));
