@@ -395,10 +395,7 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
     // The batch committed last is emptied and reused: its buffers keep their memory, which
     // spares the page faults of fresh allocations (tens of megabytes per batch).
     WriteBatch next = committing ? std::move(*committing) : batch.successor();
-    if (committing)
-      next.follow(batch);
-    else
-      next.reserve(options.batch_bytes, batch_games);
+    if (committing) next.follow(batch);
     committing.emplace(std::move(batch));
     batch = std::move(next);
     in_commit.swap(uncommitted);

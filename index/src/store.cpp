@@ -951,8 +951,7 @@ struct Store::Impl {
         std::string list_key;
         if (key.size() > postings::block_key_size) {
           const std::size_t at = key.size() - postings::block_key_size;
-          list_key = postings::key(key.substr(0, at), std::uint32_t(std::uint8_t(key[at])) << 8 |
-                                                          std::uint8_t(key[at + 1]));
+          list_key = postings::key(key.substr(0, at), bytes::read_big_endian16(key.substr(at)));
         }
         if (!postings::parse_key(list_key))
           return Status::error(Status::Code::Corruption,
@@ -1490,8 +1489,9 @@ struct WriteBatch::Impl {
             std::span(opening_moves)
                 .subspan(place * GameSummary::opening_plies, GameSummary::opening_plies)};
   }
-  bool merged_later = true;            // set_merged_later()
-  bool games_rewritten_later = false;  // set_games_rewritten_later()
+  bool merged_later = true;                            // set_merged_later()
+  bool games_rewritten_later = false;                  // set_games_rewritten_later()
+  std::size_t reserved_bytes = 0, reserved_games = 0;  // reserve(): a successor reserves the same
   std::uint32_t first_game() const { return next_game - std::uint32_t(games.size()); }
   // Metadata keys (without the game id) and the ids of the batch's games with each, in id
   // order: a batch has far fewer distinct values than keys, so sorting the values at commit
@@ -1527,6 +1527,7 @@ WriteBatch WriteBatch::successor() const {
   next->store = impl_->store;
   WriteBatch batch(std::move(next));
   batch.follow(*this);
+  if (impl_->reserved_bytes) batch.reserve(impl_->reserved_bytes, impl_->reserved_games);
   return batch;
 }
 WriteBatch::~WriteBatch() = default;
@@ -1571,6 +1572,8 @@ std::size_t WriteBatch::bytes() const {
 }
 
 void WriteBatch::reserve(std::size_t bytes, std::size_t games) {
+  impl_->reserved_bytes = bytes;
+  impl_->reserved_games = games;
   // One game more than the limits fits: the importer ends a batch when a game follows it.
   bytes = std::min(bytes, max_reserved_bytes) + huge_page_size;
   games = std::min(games, max_games) + 1;

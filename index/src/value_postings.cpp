@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "bytes.h"
 #include "metadata_keys.h"
 
 namespace pgndb::index::postings {
@@ -45,8 +46,7 @@ std::optional<Key> parse_key(std::string_view key) {
   // A date's or an ECO code's value has its fixed size; a name's ends as a name's value does.
   const std::size_t size = metadata::value_size(value[0]);
   if (size ? value.size() != 1 + size : !is_name_value(value)) return std::nullopt;
-  const auto high = std::uint8_t(key[key.size() - 2]), low = std::uint8_t(key[key.size() - 1]);
-  const std::uint32_t block = std::uint32_t(high) << 8 | low;
+  const std::uint32_t block = bytes::read_big_endian16(key.substr(key.size() - block_key_size));
   if (key.substr(0, epoch_key_size) != epoch_prefix(epoch_of_block(block))) return std::nullopt;
   return Key{value, block};
 }

@@ -72,21 +72,25 @@ std::optional<Key> parse_key(std::string_view key);
 // value, then block by block. A table file takes its keys in that order only.
 template <class Values, class Emit>
 void for_each_list(const Values& values, Emit&& emit) {
+  constexpr int epoch_shift = block_bits + 16 - epoch_bits;  // an id's epoch: its top bits
   std::uint32_t first_epoch = ~0u, last_epoch = 0;
   for (const auto& value : values) {
     if (value->second.empty()) continue;
-    first_epoch = std::min(first_epoch, epoch_of_block(block_of(value->second.front())));
-    last_epoch = std::max(last_epoch, epoch_of_block(block_of(value->second.back())));
+    first_epoch = std::min(first_epoch, value->second.front() >> epoch_shift);
+    last_epoch = std::max(last_epoch, value->second.back() >> epoch_shift);
   }
   for (std::uint32_t epoch = first_epoch; epoch <= last_epoch && first_epoch != ~0u; ++epoch)
     for (const auto& value : values) {
       const auto& ids = value->second;
-      auto id = ids.begin();
-      while (id != ids.end() && epoch_of_block(block_of(*id)) < epoch) ++id;
-      while (id != ids.end() && epoch_of_block(block_of(*id)) == epoch) {
+      // The ids of this epoch (ascending: found by their bounds).
+      const std::uint64_t from = std::uint64_t(epoch) << epoch_shift,
+                          past = from + (1ull << epoch_shift);
+      auto id = std::lower_bound(ids.begin(), ids.end(), from);
+      const auto epoch_end = std::lower_bound(id, ids.end(), past);
+      while (id != epoch_end) {
         const std::uint32_t block = block_of(*id);
         auto end = id;
-        while (end != ids.end() && block_of(*end) == block) ++end;
+        while (end != epoch_end && block_of(*end) == block) ++end;
         emit(key(value->first, block), std::span<const std::uint32_t>(&*id, std::size_t(end - id)));
         id = end;
       }

@@ -117,7 +117,7 @@ class WriteBatch {
   // games, so that no buffer of it grows by copying itself into a fresh one (a growth doubling
   // touched each byte twice and faulted in memory twice the buffer's size). Only the pages
   // written are memory (huge_pages.h maps them without reserving swap): each buffer gets room
-  // for what it could hold alone, capped at max_reserved_bytes.
+  // for what it could hold alone, capped at max_reserved_bytes. A successor() reserves the same.
   void reserve(std::size_t bytes, std::size_t games);
   static constexpr std::size_t max_reserved_bytes = std::size_t(4) << 30;
   // Records, with the games of this batch, how far the source with content hash `hash` is.
