@@ -2566,16 +2566,8 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     // of metadata stood unmerged (a name search read them all). Every 8 cost a corpus import
     // 3 s of CPU (the metadata's 1.8 M keys rewritten whole while the family is small).
     family_options.level0_file_num_compaction_trigger = 16;
-    // The fingerprints are keyed by a hash of the game: every import's fall all over the key
-    // space, so under leveled merges each import's file was merged into the whole last level,
-    // which grows with the database (5 M generated games in steps of 1 M: 0.4, 0.4, 1.2, 2.1,
-    // 2.5 s of compaction CPU at the five imports). Tiered ("universal") merges keep each
-    // import's file as a sorted run and merge runs of like size, 16 at a time: a fingerprint is
-    // rewritten about log16 of the database's imports times, not once per import (0.4 s at
-    // each of the same five). A lookup, nearly always of a fingerprint not stored, costs a Bloom
-    // probe per run, at most 16 plus the merged ones. The layout is RocksDB's: a database
-    // written with leveled merges opens as it is (each level a sorted run), and the other way.
-    if (f == Fingerprints) family_options.compaction_style = rocksdb::kCompactionStyleUniversal;
+    if (family_table[f].tiered)
+      family_options.compaction_style = rocksdb::kCompactionStyleUniversal;
     family_options.max_bytes_for_level_base = 16 << 20;
     family_options.level0_slowdown_writes_trigger = 64;
     family_options.level0_stop_writes_trigger = 128;
