@@ -26,6 +26,7 @@ namespace {
 struct Expected {
   std::vector<std::string> games;
   std::vector<std::string> rejects;
+  std::vector<pgn::Location> reject_locations;  // of each reject's first error
 };
 
 Expected read_expected(const std::vector<fs::path>& files) {
@@ -45,6 +46,11 @@ Expected read_expected(const std::vector<fs::path>& files) {
       if (!*more) break;
       if (replay.has_error()) {
         e.rejects.push_back(replay.original_text());
+        for (const auto& p : replay.problems())
+          if (p.severity == pgn::GameProblem::Severity::Error) {
+            e.reject_locations.push_back(p.location);
+            break;
+          }
       } else {
         std::string text;
         pgn::write_game(replay.record(), text);
@@ -371,4 +377,131 @@ TEST_CASE("each game's summary agrees with the game, read alone or in runs, acro
     CHECK(seen == ids.size());
   }
   CHECK_FALSE(store->summary(store->game_count() + 1));
+}
+
+namespace {
+
+// The games of a corpus file (LF line ends), each split into its tags and its movetext.
+struct CorpusGame {
+  std::string tags, movetext;
+};
+std::vector<CorpusGame> corpus_games(const char* name) {
+  std::string text = pgndb::test::read_file(fs::path(PGNDB_SHARED_DATA) / "corpus" / name);
+  std::erase(text, '\r');
+  std::vector<CorpusGame> games;
+  for (std::size_t at = text.find("[Event "); at != std::string::npos;) {
+    const std::size_t next = text.find("\n\n[Event ", at);
+    const std::string game = text.substr(at, next == std::string::npos ? next : next - at);
+    const std::size_t split = game.find("\n\n");
+    if (split != std::string::npos)
+      games.push_back({game.substr(0, split), game.substr(split + 2)});
+    at = next == std::string::npos ? next : next + 2;
+  }
+  return games;
+}
+
+std::string replace_all(std::string text, std::string_view from, std::string_view to) {
+  for (std::size_t at = text.find(from); at != std::string::npos;
+       at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+}  // namespace
+
+// The import cuts a file into pieces of about 256 KiB at lines that start like a game's tags
+// and reads each piece on a worker; a piece cut inside a game is read again on from where that
+// game began. Each file here is several pieces long and puts such lines where no game starts,
+// or lacks what the cutting relies on; the import must read each as one reader of the whole
+// file does (pgn::Reader: the games, the rejects' texts and the places of their errors).
+TEST_CASE("an import read in pieces reads every file as one reader of the whole file does") {
+  TempDir tmp;
+  const std::vector<CorpusGame> games = corpus_games("Kasparov.pgn");
+  REQUIRE(games.size() > 2000);
+  auto file = [&](const std::string& name, auto&& game_text, std::string_view between = "\n\n") {
+    std::string text;
+    for (std::size_t i = 0; i < games.size(); ++i) {
+      if (i > 0) text += between;
+      text += game_text(i, games[i]);
+    }
+    REQUIRE(text.size() > (std::size_t(1) << 20));
+    pgndb::test::write_file(tmp / name, text);
+    return tmp / name;
+  };
+  // Now and then an illegal first move: a reject, whose error's place is checked.
+  auto illegal = [](std::size_t i) { return i % 50 == 7 ? std::string("Ke8 ") : std::string(); };
+  auto plain = [&](std::size_t i, const CorpusGame& g) {
+    return g.tags + "\n\n" + illegal(i) + g.movetext;
+  };
+  std::vector<fs::path> files;
+  // No termination markers: a game ends where the next one's tags begin.
+  files.push_back(file("no-results.pgn", [&](std::size_t i, const CorpusGame& g) {
+    std::string m = g.movetext;
+    m.erase(m.find_last_of(" \n") + 1);
+    return g.tags + "\n\n" + illegal(i) + m;
+  }));
+  // Comments holding lines that start like tags.
+  files.push_back(file("comments.pgn", [&](std::size_t i, const CorpusGame& g) {
+    std::string m = g.movetext;
+    if (i % 3 == 0) m = "{a comment\n\n[Event \"inside a comment\"]\nstill the comment} " + m;
+    return g.tags + "\n\n" + illegal(i) + m;
+  }));
+  // A blank line among the tags; a comment after the result; escape lines.
+  files.push_back(file("tags.pgn", [&](std::size_t i, const CorpusGame& g) {
+    std::string tags = g.tags;
+    tags.insert(tags.find('\n', tags.find('\n') + 1) + 1, "\n");
+    return tags + "\n\n" + illegal(i) + g.movetext + (i % 5 == 0 ? " {after the result}" : "") +
+           (i % 7 == 0 ? "\n% an escape line" : "");
+  }));
+  // Lone CR line ends; CR LF with no blank line between games.
+  files.push_back(file(
+      "cr.pgn",
+      [&](std::size_t i, const CorpusGame& g) { return replace_all(plain(i, g), "\n", "\r"); },
+      "\r\r"));
+  files.push_back(file(
+      "crlf.pgn",
+      [&](std::size_t i, const CorpusGame& g) {
+        return replace_all(g.tags + "\n" + illegal(i) + g.movetext, "\n", "\r\n");
+      },
+      "\r\n"));
+  // Games longer than a piece: a 3 MiB comment of lines, some of them starting like tags, and
+  // one of a single 3 MiB line; a byte order mark at the start and in the middle, as files
+  // joined into one have.
+  std::string lines;
+  while (lines.size() < (std::size_t(3) << 20))
+    lines += "some words of a long comment\n[Site \"x\"]\n";
+  files.push_back(file("long.pgn", [&](std::size_t i, const CorpusGame& g) {
+    std::string m = g.movetext;
+    if (i == 200) m = "{" + lines + "} " + m;
+    if (i == 900) m = "{" + std::string(std::size_t(3) << 20, 'x') + "} " + m;
+    return (i == 0 || i == 1500 ? "\xEF\xBB\xBF" : "") + g.tags + "\n\n" + illegal(i) + m;
+  }));
+
+  const Expected expected = read_expected(files);
+  REQUIRE(expected.rejects.size() > 200);
+  const fs::path db = tmp / "db";
+  const auto r = run_command(std::string(PGNDB_BINARY) + " import --db '" + db.string() + "'" +
+                             join_paths(files) + " 2>&1");
+  REQUIRE(r.exit_code == 0);
+  auto store = Store::open(db.string(), {.create_if_missing = false});
+  REQUIRE(store);
+  REQUIRE(store->game_count() == expected.games.size());
+  REQUIRE(store->reject_count() == expected.rejects.size());
+  for (std::uint32_t id = 1; id <= store->game_count(); ++id) {
+    auto game = store->game(id);
+    REQUIRE(game);
+    std::string text;
+    pgn::write_game(*game, text);
+    INFO("game " << id);
+    CHECK(text == expected.games[id - 1]);
+  }
+  for (std::uint32_t id = 1; id <= store->reject_count(); ++id) {
+    auto reject = store->reject(id);
+    REQUIRE(reject);
+    INFO("reject " << id << ": " << reject->source << ":" << reject->location.line << ":"
+                   << reject->location.column << " " << reject->error);
+    CHECK(reject->text == expected.rejects[id - 1]);
+    CHECK(reject->location.line == expected.reject_locations[id - 1].line);
+    CHECK(reject->location.column == expected.reject_locations[id - 1].column);
+  }
 }

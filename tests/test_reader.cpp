@@ -1566,3 +1566,99 @@ TEST_CASE("writer: movetext lines are shorter than 80 characters", "[writer]") {
 }
 
 }  // namespace
+
+namespace {
+
+// The events and texts of the games in `text`, read from a StringSource, and what
+// ends_before_tags and offset said after each game.
+struct PieceReading {
+  Log log;
+  std::vector<std::string> texts;
+  std::vector<bool> ends_before_tags;
+  std::vector<std::uint64_t> offsets;
+};
+PieceReading read_piece(std::string_view text, ReaderOptions options = {}) {
+  StringSource source(text);
+  Reader reader(source, options);
+  Recorder recorder;
+  PieceReading r;
+  for (;;) {
+    auto more = reader.read_game(recorder);
+    REQUIRE(more);
+    if (!*more) break;
+    r.ends_before_tags.push_back(reader.ends_before_tags());
+    r.offsets.push_back(reader.offset());
+  }
+  r.log = recorder.log;
+  r.texts = recorder.texts;
+  return r;
+}
+
+}  // namespace
+
+// What an import's workers rely on to read a file in pieces cut before lines that start with
+// `[` (index/src/importer.cpp): when ends_before_tags says so, the piece's games read alone are
+// those of the piece read with the next game after it; when it does not, they may differ.
+TEST_CASE("reader: ends_before_tags tells when a text read alone reads as it does followed by tags",
+          "[reader]") {
+  const std::string next = "[Event \"next\"]\n\n1. d4 d5 *\n";
+  struct Case {
+    std::string text;
+    bool ends_before_tags;
+  };
+  for (const Case& c : {
+           Case{"[Event \"a\"]\n\n1. e4 e5 1-0\n", true},
+           Case{"[Event \"a\"]\n\n1. e4 e5 *\n\n", true},
+           Case{"[Event \"a\"]\n\n1. e4 e5\n", true},              // no result: ends at the tags
+           Case{"[Event \"a\"]\n\n1. e4 (1. d4 d5\n", true},       // an open variation too
+           Case{"[Event \"a\"]\n\n1. e4 e5 ; a comment\n", true},  // a comment to the line end
+           Case{"[Event \"a\"]\n\n1. e4 {a comment\n", false},     // the comment goes on
+           Case{"[Event \"a\"]\n\n1. e4 e5", false},               // not at a line start
+           Case{"[Event \"a\"]\n[Site \"b\"]\n", false},           // the tags go on
+           Case{"[Event \"a\"]\n\n", false},                       // so may they
+           Case{"{before the tags}\n", false},                     // the next game's comment
+           Case{"[Event \"a\"]\n\n1. e4 1-0 {after}\n", false},    // a game of its own, which
+       }) {                                                        // would take the next tags
+    INFO(c.text);
+    const PieceReading alone = read_piece(c.text);
+    REQUIRE_FALSE(alone.ends_before_tags.empty());
+    CHECK(alone.ends_before_tags.back() == c.ends_before_tags);
+    const PieceReading followed = read_piece(c.text + next);
+    const std::size_t games = alone.texts.size();
+    REQUIRE(followed.texts.size() >= games);
+    // The events up to the end of the piece's last game, and its games' texts.
+    const Log& a = alone.log;
+    Log f(followed.log.begin(),
+          followed.log.begin() + std::ptrdiff_t(std::min(followed.log.size(), a.size())));
+    const bool same =
+        f == a && std::equal(alone.texts.begin(), alone.texts.end(), followed.texts.begin());
+    if (c.ends_before_tags) CHECK(same);
+    if (!c.ends_before_tags) CHECK_FALSE(same);
+  }
+}
+
+TEST_CASE("reader: offset counts the bytes consumed, and a text read on from there reads the rest",
+          "[reader]") {
+  const std::string text = "[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. d4 d5 0-1\n";
+  const PieceReading whole = read_piece(text);
+  REQUIRE(whole.offsets.size() == 2);
+  CHECK(whole.offsets[0] == text.find(" 1-0") + 4);
+  CHECK(whole.offsets[1] == text.size() - 1);
+  const PieceReading rest = read_piece(std::string_view(text).substr(whole.offsets[0]));
+  REQUIRE(rest.texts.size() == 1);
+  CHECK(rest.texts[0] == whole.texts[1]);
+}
+
+TEST_CASE("reader: a byte order mark is passed over only at the start, unless told not to",
+          "[reader]") {
+  const std::string text = "\xEF\xBB\xBF[Event \"a\"]\n\n1. e4 *\n";
+  const Log read = read_piece(text).log;
+  CHECK(std::none_of(read.begin(), read.end(),
+                     [](const std::string& e) { return e.starts_with("problem"); }));
+  ReaderOptions options;
+  options.byte_order_mark = false;  // a text cut from the middle of a file
+  const Log cut = read_piece(text, options).log;
+  CHECK(std::any_of(cut.begin(), cut.end(), [](const std::string& e) {
+    return e.find("unexpected non-ASCII characters") != std::string::npos;
+  }));
+}

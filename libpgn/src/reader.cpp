@@ -140,6 +140,8 @@ class Reader::Impl {
 
   std::expected<bool, std::string> read_game(Visitor& visitor);
   Location location() const { return location_at(pos_); }
+  std::uint64_t offset() const { return stream_offset(); }
+  bool ends_before_tags() const { return !input_ended_ || input_ended_between_tokens_; }
 
  private:
   // --- Buffer ---
@@ -223,6 +225,14 @@ class Reader::Impl {
   void read_comment_line(Visitor& v);
   void read_token(Visitor& v);
 
+  // At the end of the input, between two tokens of the movetext: as where a line starting with
+  // `[` would end it, when the movetext has begun, the last byte ended a line, and no comment is
+  // left open.
+  void note_input_end() {
+    input_ended_ = true;
+    input_ended_between_tokens_ = movetext_items_ > 0 && at_line_start() && !comment_unclosed_;
+  }
+
   // --- Events, filtered by skip state ---
   bool delivering() const { return !skip_game_ && skip_depth_ == 0; }
   void handle(Control c, bool variation_begin = false);
@@ -268,6 +278,12 @@ class Reader::Impl {
   bool game_over_ = false;
   bool reported_encoding_ = false;
   bool game_truncated_ = false;
+  // How the game ended, for ends_before_tags(): at the end of the input, and if so, at a line
+  // start between two tokens of its movetext (not in its tags, not inside a comment).
+  bool input_ended_ = false, input_ended_between_tokens_ = false;
+  bool comment_unclosed_ = false;
+  // Tokens, comments and parentheses of the movetext so far.
+  std::uint64_t movetext_items_ = 0;
   bool tags_over_limit_ = false;
   std::size_t problem_counts_[2] = {};  // warnings, errors
   std::uint64_t token_end_ = 0;         // stream offset just past the game's last token so far
@@ -467,6 +483,7 @@ std::optional<std::string_view> Reader::Impl::scan_comment_brace(Visitor& v, Loc
     if (!available(0)) {
       problem(v, SyntaxProblem::Severity::Error, at,
               "comment not closed before the end of the input");
+      comment_unclosed_ = true;
       break;
     }
     // The buffered bytes up to the next `}`, line end or NUL (the sentinel at end_ among them).
@@ -657,10 +674,13 @@ void Reader::Impl::read_token(Visitor& v) {
 // without a look at what they say, and nothing is reported (problem() drops what a skipped game
 // would report). That thread spent 4.7 ns a byte reading every token in full.
 void Reader::Impl::skip_movetext(Visitor& v) {
-  for (; !game_over_; token_end_ = stream_offset()) {
+  for (; !game_over_; token_end_ = stream_offset(), ++movetext_items_) {
     skip_whitespace();
     token_start_ = stream_offset();
-    if (at_end()) break;
+    if (at_end()) {
+      note_input_end();
+      break;
+    }
     const char c = buffer_[pos_];
     if (is_digit(c)) {
       // As read_token: a result ends the game; a move number is passed over with its dots;
@@ -719,10 +739,13 @@ void Reader::Impl::skip_movetext(Visitor& v) {
 
 void Reader::Impl::read_movetext(Visitor& v) {
   if (skip_game_ && skip_depth_ == 0) return skip_movetext(v);
-  for (; !game_over_; token_end_ = stream_offset()) {
+  for (; !game_over_; token_end_ = stream_offset(), ++movetext_items_) {
     skip_whitespace();
     token_start_ = stream_offset();
-    if (at_end()) break;
+    if (at_end()) {
+      note_input_end();
+      break;
+    }
     const char c = buffer_[pos_];
     switch (c) {
       case '{': read_comment_brace(v); break;
@@ -771,7 +794,8 @@ std::expected<bool, std::string> Reader::Impl::read_game(Visitor& v) {
   keep_ = pos_;
   if (first_game_) {
     first_game_ = false;
-    if (available(2) && std::memcmp(buffer_.data(), "\xEF\xBB\xBF", 3) == 0) {
+    if (options_.byte_order_mark && available(2) &&
+        std::memcmp(buffer_.data(), "\xEF\xBB\xBF", 3) == 0) {
       pos_ += 3;  // a byte order mark; the first line starts after it
       line_start_ = stream_offset();
     }
@@ -789,6 +813,8 @@ std::expected<bool, std::string> Reader::Impl::read_game(Visitor& v) {
   game_over_ = false;
   reported_encoding_ = false;
   game_truncated_ = false;
+  input_ended_ = input_ended_between_tokens_ = comment_unclosed_ = false;
+  movetext_items_ = 0;
   tags_over_limit_ = false;
   problem_counts_[0] = problem_counts_[1] = 0;
   tag_names_.clear();
@@ -890,5 +916,9 @@ std::expected<bool, std::string> Reader::read_game(Visitor& visitor) {
 }
 
 Location Reader::location() const { return impl_->location(); }
+
+std::uint64_t Reader::offset() const { return impl_->offset(); }
+
+bool Reader::ends_before_tags() const { return impl_->ends_before_tags(); }
 
 }  // namespace pgn

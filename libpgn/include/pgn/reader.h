@@ -138,6 +138,10 @@ struct ReaderOptions {
   // Where the source's first byte stands in the input it was cut from: a game's text read again
   // on its own (by another thread, say) reports the lines and columns of the original file.
   Location origin{};
+  // Whether a UTF-8 byte order mark at the start of the source is passed over. Not in a text cut
+  // from a longer input: there it is a character of the text, as a reader of the whole input
+  // reads it.
+  bool byte_order_mark = true;
 };
 
 class Reader {
@@ -153,6 +157,15 @@ class Reader {
 
   // Where the reader stands now (after read_game: just past the game it read).
   Location location() const;
+  // How many bytes of the source it has consumed, counted as location() is: a text cut from a
+  // longer input can be read again from there (Location does not give the byte).
+  std::uint64_t offset() const;
+  // Whether the game read last would have ended as it did had the input gone on with a line
+  // starting with `[` (a next game's tags): it ended before the input did (at a termination
+  // marker, or at such a line), or the input ended at a line start between two tokens of its
+  // movetext. Then a text cut from a longer input before such a line reads as the whole input
+  // reads up to there (what an import's workers rely on to read a file in pieces).
+  bool ends_before_tags() const;
 
  private:
   class Impl;
