@@ -75,6 +75,33 @@ std::vector<fs::path> edge_files() {
   return files;
 }
 
+// The database holds `expected`: every game (as written back), every reject's text and the
+// place of its first error.
+void check_store_holds(const fs::path& db, const Expected& expected) {
+  auto store = Store::open(db.string(), {.create_if_missing = false});
+  REQUIRE(store);
+  REQUIRE(store->game_count() == expected.games.size());
+  REQUIRE(store->reject_count() == expected.rejects.size());
+  for (std::uint32_t id = 1; id <= store->game_count(); ++id) {
+    auto game = store->game(id);
+    REQUIRE(game);
+    std::string text;
+    pgn::write_game(*game, text);
+    INFO("game " << id);
+    CHECK(text == expected.games[id - 1]);
+  }
+  for (std::uint32_t id = 1; id <= store->reject_count(); ++id) {
+    auto reject = store->reject(id);
+    REQUIRE(reject);
+    INFO("reject " << id << ": " << reject->source << ":" << reject->location.line << ":"
+                   << reject->location.column << " " << reject->error);
+    CHECK(reject->text == expected.rejects[id - 1]);
+    CHECK_FALSE(reject->error.empty());
+    CHECK(reject->location.line == expected.reject_locations[id - 1].line);
+    CHECK(reject->location.column == expected.reject_locations[id - 1].column);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("import stores every game whole and quarantines the ones that cannot be replayed") {
@@ -95,25 +122,7 @@ TEST_CASE("import stores every game whole and quarantines the ones that cannot b
   CHECK(r.out.find("rejected: " + std::to_string(expected.rejects.size()) + ",") !=
         std::string::npos);
 
-  auto store = Store::open(db.string(), {.create_if_missing = false});
-  REQUIRE(store);
-  REQUIRE(store->game_count() == expected.games.size());
-  REQUIRE(store->reject_count() == expected.rejects.size());
-  for (std::uint32_t id = 1; id <= store->game_count(); ++id) {
-    auto game = store->game(id);
-    REQUIRE(game);
-    std::string text;
-    pgn::write_game(*game, text);
-    INFO("game " << id);
-    CHECK(text == expected.games[id - 1]);
-  }
-  for (std::uint32_t id = 1; id <= store->reject_count(); ++id) {
-    auto reject = store->reject(id);
-    REQUIRE(reject);
-    CHECK(reject->text == expected.rejects[id - 1]);
-    CHECK_FALSE(reject->error.empty());
-    CHECK(reject->location.line > 0);
-  }
+  check_store_holds(db, expected);
 }
 
 TEST_CASE("pgndb rejects writes the quarantined games back as they were written") {
@@ -483,25 +492,5 @@ TEST_CASE("an import read in pieces reads every file as one reader of the whole 
   const auto r = run_command(std::string(PGNDB_BINARY) + " import --db '" + db.string() + "'" +
                              join_paths(files) + " 2>&1");
   REQUIRE(r.exit_code == 0);
-  auto store = Store::open(db.string(), {.create_if_missing = false});
-  REQUIRE(store);
-  REQUIRE(store->game_count() == expected.games.size());
-  REQUIRE(store->reject_count() == expected.rejects.size());
-  for (std::uint32_t id = 1; id <= store->game_count(); ++id) {
-    auto game = store->game(id);
-    REQUIRE(game);
-    std::string text;
-    pgn::write_game(*game, text);
-    INFO("game " << id);
-    CHECK(text == expected.games[id - 1]);
-  }
-  for (std::uint32_t id = 1; id <= store->reject_count(); ++id) {
-    auto reject = store->reject(id);
-    REQUIRE(reject);
-    INFO("reject " << id << ": " << reject->source << ":" << reject->location.line << ":"
-                   << reject->location.column << " " << reject->error);
-    CHECK(reject->text == expected.rejects[id - 1]);
-    CHECK(reject->location.line == expected.reject_locations[id - 1].line);
-    CHECK(reject->location.column == expected.reject_locations[id - 1].column);
-  }
+  check_store_holds(db, expected);
 }
