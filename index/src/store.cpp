@@ -48,6 +48,7 @@
 #include "position_generations.h"
 #include "position_runs.h"
 #include "position_stats.h"
+#include "sort_numbers.h"
 #include "store_access.h"
 #include "value_postings.h"
 
@@ -462,8 +463,7 @@ std::string encode_reject(const Reject& r) {
 
 // A position entry of a batch: the top 40 bits of the key over the game's place in the batch
 // (batch_game_bits: a batch holds at most WriteBatch::max_games), so that ordering the numbers
-// orders by key, then game, and an entry takes 8 bytes: two buffers of them (the entries and
-// the sort's) are the largest part of a batch.
+// orders by key, then game, and an entry takes 8 bytes: they are the largest part of a batch.
 constexpr int batch_game_bits = 24;
 static_assert(WriteBatch::max_games < (std::size_t(1) << batch_game_bits));
 std::uint64_t batch_entry(std::uint64_t key40, std::uint32_t place) {
@@ -472,50 +472,6 @@ std::uint64_t batch_entry(std::uint64_t key40, std::uint32_t place) {
 std::uint64_t key40_of_entry(std::uint64_t entry) { return entry >> batch_game_bits; }
 std::uint32_t place_of_entry(std::uint64_t entry) {
   return std::uint32_t(entry) & ((std::uint32_t(1) << batch_game_bits) - 1);
-}
-
-// One stable pass of a radix sort: the `n` numbers of `from` into `to`, by their `bits` bits (at
-// most 11) from `shift` on. `starts`, when given (2^bits + 1 of them), receives where each
-// digit's numbers start in `to`, then where the last digit's end.
-void radix_pass(const std::uint64_t* from, std::size_t n, std::uint64_t* to, int shift, int bits,
-                std::span<std::size_t> starts = {}) {
-  std::array<std::size_t, (1 << 11) + 1> counts{};
-  const std::uint64_t mask = (std::uint64_t(1) << bits) - 1;
-  for (std::size_t i = 0; i < n; ++i) ++counts[((from[i] >> shift) & mask) + 1];
-  for (std::size_t i = 1; i <= mask + 1; ++i) counts[i] += counts[i - 1];
-  if (!starts.empty()) std::copy_n(counts.begin(), mask + 2, starts.begin());
-  for (std::size_t i = 0; i < n; ++i) to[counts[(from[i] >> shift) & mask]++] = from[i];
-}
-
-// Sorts numbers by their top 40 bits, stably: numbers with the same top bits keep their order.
-// A batch's position entries so come by key, their games in the order they were added
-// (ascending); a name index's fragment postings (fragment code over name number, the numbers
-// added ascending) by fragment, then number. It replaced std::sort, which took most of a batch's
-// commit time. First by the top 8 bits into `scratch`, then each of those 256 parts (tens of
-// thousands of entries, in the core's cache) on the 32 bits below, in three passes from
-// `scratch` to a small buffer and back, the last into `numbers`: four passes of 10 bits each
-// over the whole batch (tens of megabytes, scattered over 1,024 places) took 117 ms for 50,000
-// games' 4 M entries, these 70.
-void sort_by_top40(LargeVector<std::uint64_t>& numbers, LargeVector<std::uint64_t>& scratch) {
-  // The scratch buffer keeps the capacity of the numbers: the batch that reuses it should find
-  // room without growing (and page-faulting) again.
-  scratch.reserve(numbers.capacity());
-  scratch.resize(numbers.size());
-  constexpr int top_shift = 56, low_shift = 24;
-  std::array<std::size_t, 257> starts;
-  radix_pass(numbers.data(), numbers.size(), scratch.data(), top_shift, 8, starts);
-  std::size_t largest = 0;
-  for (std::size_t b = 0; b + 1 < starts.size(); ++b)
-    largest = std::max(largest, starts[b + 1] - starts[b]);
-  std::vector<std::uint64_t> part(largest);
-  static_assert(top_shift - low_shift == 32);
-  for (std::size_t b = 0; b + 1 < starts.size(); ++b) {
-    const std::size_t begin = starts[b], n = starts[b + 1] - begin;
-    if (n == 0) continue;
-    radix_pass(scratch.data() + begin, n, part.data(), low_shift, 11);
-    radix_pass(part.data(), n, scratch.data() + begin, low_shift + 11, 11);
-    radix_pass(scratch.data() + begin, n, numbers.data() + begin, low_shift + 22, 10);
-  }
 }
 
 // A key and value to write.
@@ -577,8 +533,7 @@ TableContent index_content(LargeVector<std::uint64_t>& postings, LargeVector<Row
     static_assert(name_index::fragment_tag < name_index::number_tag);
     // By fragment, then number: a stable sort on the top 40 bits keeps each fragment's numbers
     // in the order they were added, ascending.
-    LargeVector<std::uint64_t> scratch;
-    sort_by_top40(postings, scratch);
+    sort_in_place(postings);
     rocksdb::Status s;
     std::vector<std::uint32_t> list;
     std::string value;
@@ -1470,7 +1425,7 @@ struct WriteBatch::Impl {
   // one run per bucket touched.
   // The large buffers are in huge pages (huge_pages.h): a batch first fills hundreds of
   // megabytes, and the first touch of each 4 KiB page was a page fault.
-  LargeVector<std::uint64_t> positions, sort_scratch;
+  LargeVector<std::uint64_t> positions;
   // The same for the positions inside variations, in their own family.
   LargeVector<std::uint64_t> variation_positions;
   // The encoded games of the batch one after another, and where each ends (the first has id
@@ -1567,7 +1522,7 @@ std::uint32_t WriteBatch::add_game(const PreparedGame& game, std::uint32_t dupli
 std::size_t WriteBatch::bytes() const {
   const Impl& b = *impl_;
   return b.games.bytes() + b.summaries.bytes() + b.facts.size() * sizeof(SearchFacts) +
-         (b.positions.size() + b.variation_positions.size()) * 2 * sizeof(std::uint64_t) +
+         (b.positions.size() + b.variation_positions.size()) * sizeof(std::uint64_t) +
          b.opening_keys.size() * sizeof(pgn::Key) + b.opening_moves.size() * sizeof(pgn::Move);
 }
 
@@ -1582,9 +1537,8 @@ void WriteBatch::reserve(std::size_t bytes, std::size_t games) {
   auto per_game = [&](std::size_t size, std::size_t count) {
     return std::min(bytes / size, games * count);
   };
-  const std::size_t entries = bytes / (2 * sizeof(std::uint64_t));
+  const std::size_t entries = bytes / sizeof(std::uint64_t);
   b.positions.reserve(entries);
-  b.sort_scratch.reserve(entries);
   b.variation_positions.reserve(entries);
   b.games.reserve(bytes, per_game(sizeof(std::size_t), 1));
   b.summaries.reserve(bytes, per_game(sizeof(std::size_t), 1));
@@ -1709,7 +1663,7 @@ Status WriteBatch::commit() {
   // order; the batch's runs are a new generation of the index. The upper half of the buckets
   // (those with the top bit of the key set) goes to the other family.
   auto& all = impl_->positions;
-  sort_by_top40(all, impl_->sort_scratch);
+  sort_in_place(all);
   all.erase(std::unique(all.begin(), all.end()), all.end());
   const auto upper_half = std::partition_point(all.begin(), all.end(), [](std::uint64_t e) {
     return position_family(positions::bucket_of40(key40_of_entry(e))) == Positions;
@@ -1764,7 +1718,7 @@ Status WriteBatch::commit() {
     };
   };
   auto& in_variations = impl_->variation_positions;
-  sort_by_top40(in_variations, impl_->sort_scratch);
+  sort_in_place(in_variations);
   in_variations.erase(std::unique(in_variations.begin(), in_variations.end()), in_variations.end());
   auto& counters = impl_->rows[Default];
   for (int kind : {Store::Impl::MainLine, Store::Impl::InVariations}) {

@@ -111,7 +111,7 @@ class WriteBatch {
   std::uint32_t add_game(const PreparedGame& game, std::uint32_t duplicate_of = 0);
   void add_reject(const Reject& reject);
   // The memory the batch's games take, roughly: their stored bytes, summaries, facts and
-  // position entries (with the buffer that sorts them). The importer ends a batch by it.
+  // position entries (sorted in place). The importer ends a batch by it.
   [[nodiscard]] std::size_t bytes() const;
   // Address space for a batch that is ended once bytes() reaches `bytes` or it holds `games`
   // games, so that no buffer of it grows by copying itself into a fresh one (a growth doubling
