@@ -67,13 +67,14 @@ void declare_import(po::options_description& options,
       "default they are stored and marked")(
       // Each batch writes one position run per bucket it touches, so larger batches mean
       // fewer, longer runs; an interrupted import loses at most one batch of work.
-      "batch", po::value<std::size_t>()->default_value(100000),
+      "batch", po::value<std::size_t>()->default_value(300000),
       "games per atomic write, at most: larger batches merge less; an interrupted import "
       "loses at most one batch")(
       "batch-mb", po::value<std::size_t>()->default_value(160),
-      "a batch also ends when its games take this many MB; two batches are in memory at once, "
-      "so lower it on a small machine (at the default, 300,000 games peaked at 605 MiB and "
-      "100,000 with a clock and an eval on every move at 537; with 20, 455 and 303)")(
+      "a batch also ends when its games take this many MB; two batches are in memory at once "
+      "(or one of twice this size holding a whole file), so lower it on a small machine (at "
+      "the default, 1,000,000 games peaked at 668 MiB, 300,000 at 621, and 300,000 with a "
+      "clock and an eval on every move at 669; with 20, 731, 396 and 410)")(
       "progress", po::value<std::string>()->default_value("auto"),
       "show progress on stderr: auto (when stderr is a terminal), always, never");
   positional.add("files", -1);

@@ -4,6 +4,7 @@
 #include <rocksdb/db.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -11,8 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "pgn/reader.h"
+#include "pgn/replay.h"
 #include "pgndb/index/game_codec.h"
 #include "pgndb/index/importer.h"
+#include "pgndb/index/prepared_game.h"
 #include "pgndb/index/store.h"
 #include "pgndb/index/verify.h"
 #include "support.h"
@@ -183,11 +187,108 @@ TEST_CASE("a batch ends at its game count or at its bytes, whichever comes first
   };
   CHECK(generations_after(1000, std::size_t(80) << 20) == 1);
   CHECK(generations_after(25, std::size_t(80) << 20) == 4);
-  // About 2 KB a game (80 positions of 16 bytes, the game, its summary and facts): 40,000
-  // bytes end a batch after some 20 games.
-  const auto by_bytes = generations_after(1000, 40000);
+  // About 1 KB a game (80 positions of 8 bytes, the recorded opening, the game, its summary
+  // and facts): 20,000 bytes end a batch after some 19 games, the first after some 38 (this
+  // small file is read whole at once, so its rest always seems to fit beside the first batch,
+  // which then ends at twice the bytes: see the next test).
+  const auto by_bytes = generations_after(1000, 20000);
   CHECK(by_bytes >= 3);
   CHECK(by_bytes <= 10);
+}
+
+namespace {
+
+// What the batch of a whole file takes (WriteBatch::bytes), its games prepared as the importer
+// prepares them.
+std::size_t whole_file_batch_bytes(Store& store, const std::filesystem::path& file) {
+  const std::string text = pgndb::test::read_file(file);
+  pgn::StringSource source(text);
+  pgn::Reader reader(source);
+  pgn::ReplayVisitor replay({.keep_record = true, .keep_text = false});
+  auto batch = store.begin_batch();
+  for (;;) {
+    auto read = reader.read_game(replay);
+    REQUIRE(read);
+    if (!*read) break;
+    REQUIRE(replay.replayed());
+    (void)batch.add_game(pgndb::index::prepare_game(replay.record()));
+  }
+  return batch.bytes();
+}
+
+}  // namespace
+
+// A file whose games fit in what two batches may hold (2 x batch_bytes) is one batch: no batch
+// fills beside it, and the end of the import has nothing of it to merge. The importer tells from
+// the share of the file its first batch took; a file whose later games take more than the
+// first ones foretold is committed at twice batch_bytes and goes on in batches of the usual
+// size. The game count stays a limit (an interrupted import loses at most a batch).
+TEST_CASE("a file that fits in twice a batch's bytes is read as one batch") {
+  TempDir tmp;
+  const std::string tal =
+      pgndb::test::read_file(std::filesystem::path(PGNDB_SOURCE_DIR) / "samples" / "Tal-100.pgn");
+  // 8 MB: the importer reads a file 1 MiB at a time, and a file it has read whole at its first
+  // batch's end would tell nothing.
+  std::string even;
+  for (int i = 0; i < 130; ++i) even += tal;
+  // The same games with their movetext lines padded with spaces: three times the text, and the
+  // same batch bytes. Padded games first: their share of the file foretells a batch too small.
+  std::string padded;
+  for (std::size_t at = 0; at < tal.size();) {
+    const std::size_t end = std::min(tal.find('\n', at), tal.size() - 1);
+    std::string line = tal.substr(at, end - at + 1);
+    at = end + 1;
+    if (!line.starts_with("[") && line.find_first_not_of("\r\n") != std::string::npos)
+      line.insert(0, 2 * line.size(), ' ');
+    padded += line;
+  }
+  std::string uneven;
+  for (int i = 0; i < 65; ++i) uneven += padded;
+  for (int i = 0; i < 65; ++i) uneven += tal;
+  const auto even_file = tmp / "even.pgn", uneven_file = tmp / "uneven.pgn";
+  pgndb::test::write_file(even_file, even);
+  pgndb::test::write_file(uneven_file, uneven);
+
+  auto whole = [&](const std::filesystem::path& file) {
+    TempDir db;
+    auto store = Store::open((db / "db").string());
+    REQUIRE(store);
+    return whole_file_batch_bytes(*store, file);
+  };
+  auto import = [&](const std::filesystem::path& file, std::size_t batch_games,
+                    std::size_t batch_bytes) {
+    TempDir db;
+    auto store = Store::open((db / "db").string());
+    REQUIRE(store);
+    pgndb::index::ImportOptions options;
+    options.threads = 1;
+    options.batch_games = batch_games;
+    options.batch_bytes = batch_bytes;
+    auto imported = pgndb::index::import_file(*store, file.string(), options);
+    REQUIRE(imported);
+    REQUIRE(imported->games == 13000);
+    const auto generations = store->position_generations(false);
+    // Every game and position is where it belongs, however the file was cut.
+    REQUIRE(store->settle().is_ok());
+    auto report = pgndb::index::verify_store(*store);
+    REQUIRE(report);
+    CHECK(report->games == 13000);
+    CHECK(report->consistent());
+    return generations;
+  };
+  const std::size_t even_bytes = whole(even_file), uneven_bytes = whole(uneven_file);
+  INFO("batches of the whole files: " << even_bytes << " and " << uneven_bytes << " bytes");
+  // The first batch ends at batch_bytes: at 55% of the file the rest fits beside it; at 30% it
+  // does not, and three more batches follow. (The share of the file read runs up to a read
+  // ahead, 1 MiB, of the games batched: it makes the rest look smaller, never larger.)
+  CHECK(import(even_file, 100000, even_bytes * 55 / 100) == 1);
+  CHECK(import(even_file, 100000, even_bytes * 30 / 100) == 4);
+  // Beyond the game count, even with bytes to spare.
+  CHECK(import(even_file, 8000, even_bytes) == 2);
+  // The padded games make two thirds of the file's text and half its batch: at batch_bytes
+  // (45% of the whole) the rest looks as if it fitted beside it, and the batch ends at twice
+  // batch_bytes instead (two generations; batches of the usual size would have made three).
+  CHECK(import(uneven_file, 100000, uneven_bytes * 45 / 100) == 2);
 }
 
 // The rule for families larger than StoreOptions::small_family_bytes (here every family is).
