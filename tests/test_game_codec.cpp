@@ -49,22 +49,48 @@ std::string hex(std::string_view bytes) {
   return out;
 }
 
-// Encodes and decodes every replayable game of `path`; returns how many.
+// A replay that keeps what it computed of each move (PlayedMoves), as the importer's does.
+class RecordingReplay final : public pgn::ReplayVisitor {
+ public:
+  RecordingReplay() : ReplayVisitor({.keep_record = true}) {}
+  pgndb::index::PlayedMoves moves;
+  pgn::Control begin_game(pgn::Location at) override {
+    moves.clear();
+    return ReplayVisitor::begin_game(at);
+  }
+
+ private:
+  void played(const pgn::Position& before, pgn::Move move, const pgn::Position& after) override {
+    moves.add(before, move, after);
+  }
+};
+
+// Encodes and decodes every replayable game of `path`; returns how many. Each game is encoded
+// twice, playing its moves and from what the replay computed of them: the same bytes, the same
+// keys of the main line and the variations, the same opening codes.
 int round_trip_file(const fs::path& path) {
   auto source = pgn::FileSource::open(path.string());
   REQUIRE(source);
   pgn::Reader reader(**source);
-  pgn::ReplayVisitor replay({.keep_record = true});
+  RecordingReplay replay;
   int games = 0;
   for (;;) {
     auto more = reader.read_game(replay);
     REQUIRE(more);
     if (!*more) break;
     if (replay.has_error()) continue;
-    std::string bytes;
-    encode_game(replay.record(), bytes);
-    auto decoded = decode_game(bytes);
+    std::string bytes, from_played;
+    std::vector<pgn::Key> keys, variation_keys, played_keys, played_variation_keys;
+    std::string codes, played_codes;
+    encode_game(replay.record(), bytes, &keys, &codes, 16, &variation_keys);
+    encode_game(replay.record(), from_played, &played_keys, &played_codes, 16,
+                &played_variation_keys, &replay.moves);
     INFO(path.string() << " game " << games + 1);
+    REQUIRE(from_played == bytes);
+    REQUIRE(played_keys == keys);
+    REQUIRE(played_variation_keys == variation_keys);
+    REQUIRE(played_codes == codes);
+    auto decoded = decode_game(bytes);
     REQUIRE(decoded);
     std::string expected, actual;
     pgn::write_game(replay.record(), expected);
@@ -300,6 +326,40 @@ TEST_CASE("decode of encode is lossless over the edge files and a corpus slice")
   for (const char* name : {"Kasparov.pgn", "Tal.pgn", "Morphy.pgn"})
     games += round_trip_file(data / "corpus" / name);
   CHECK(games > 10000);
+}
+
+TEST_CASE(
+    "an encoder given what the replay computed takes its codes from it, or from the game when they "
+    "do not fit") {
+  const std::string text =
+      "1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4) 1... c5 2. Nf3 -- 3. d4 (3. c3) 3... cxd4 *\n";
+  pgn::StringSource source(text);
+  pgn::Reader reader(source);
+  RecordingReplay replay;
+  auto more = reader.read_game(replay);
+  REQUIRE(more);
+  REQUIRE(*more);
+  REQUIRE_FALSE(replay.has_error());
+  // Every move played, in the text's order: the main line's and the variations'.
+  REQUIRE(replay.moves.codes.size() == 12);
+  CHECK(replay.moves.codes[8] == pgndb::index::PlayedMoves::null_code);
+  std::string plain, from_played;
+  encode_game(replay.record(), plain);
+  encode_game(replay.record(), from_played, nullptr, nullptr, 0, nullptr, &replay.moves);
+  CHECK(from_played == plain);
+  // Other codes of the right count are written as given: they are used, not recomputed.
+  pgndb::index::PlayedMoves other = replay.moves;
+  other.codes[0] = other.codes[1];
+  std::string from_other;
+  encode_game(replay.record(), from_other, nullptr, nullptr, 0, nullptr, &other);
+  CHECK(from_other != plain);
+  // One code too few: not the game's, so the moves are played instead.
+  other = replay.moves;
+  other.codes.pop_back();
+  other.keys_after.pop_back();
+  std::string from_short;
+  encode_game(replay.record(), from_short, nullptr, nullptr, 0, nullptr, &other);
+  CHECK(from_short == plain);
 }
 
 TEST_CASE("damaged stored games are Corruption, not a crash") {

@@ -49,14 +49,13 @@ enum Flags : std::uint8_t {
 using bytes::put_string;
 using bytes::put_varint;
 
-void put_move(std::string& out, const pgn::Position& pos, pgn::Move m) {
+// Writes a move whose index among the pseudo-legal moves is `index` (unused for a null move).
+void put_move(std::string& out, pgn::Move m, unsigned index) {
   if (m.is_null()) {
     out += char(NullMove);
     return;
   }
-  // The index is the number of legal moves that sort before this one.
   // Below 507 in any position a game can reach (and in any FEN seen): the long form holds it.
-  const unsigned index = pseudo_legal_index(pos, m);
   if (index <= MaxShortIndex) {
     out += char(index);
   } else {
@@ -65,52 +64,89 @@ void put_move(std::string& out, const pgn::Position& pos, pgn::Move m) {
   }
 }
 
-// With `keys`, the repetition key of every position of the line (its start and its end
-// included) is appended to it.
-// With `variation_keys`, those of every position inside the line's variations (at any depth)
-// are appended to it. With `codes`, the codes of the first `code_count` moves, up to the first
-// in a longer form.
-void put_line(std::string& out, const pgn::Line& line, pgn::Position pos,
-              std::vector<pgn::Key>* keys = nullptr,
-              std::vector<pgn::Key>* variation_keys = nullptr, std::string* codes = nullptr,
-              std::size_t code_count = 0) {
-  put_varint(out, line.size());
-  if (keys) keys->push_back(pgn::repetition_key(pos));
-  for (const pgn::MoveNode& node : line) {
-    const std::uint8_t flags =
-        (node.nags.empty() ? 0 : HasNags) | (node.comments_before.empty() ? 0 : HasCommentsBefore) |
-        (node.comments_after.empty() ? 0 : HasCommentsAfter) |
-        (node.variations.empty() ? 0 : HasVariations) |
-        (node.comments_after_variations.empty() ? 0 : HasCommentsAfterVariations);
-    if (flags) out += char(Annotated);
-    const std::size_t code_at = out.size();
-    put_move(out, pos, node.move);
-    if (codes && codes->size() < code_count) {
-      const auto code = std::uint8_t(out[code_at]);
-      if (code <= MaxShortIndex)
-        *codes += char(code);
-      else
-        code_count = 0;  // the codes stop at the first move in another form
-    }
-    if (flags) {
-      out += char(flags);
-      if (flags & HasNags) {
-        put_varint(out, node.nags.size());
-        for (std::uint8_t nag : node.nags) out += char(nag);
+// Writes lines, playing their moves, or taking what a replay computed of them (`played`, read in
+// the order the lines are written: see PlayedMoves).
+struct LineWriter {
+  std::string& out;
+  const PlayedMoves* played;
+  std::size_t next_played = 0;
+
+  // `pos` is the line's start (unused with `played`), `start_key` its repetition key (used only
+  // with `played`). With `keys`, the repetition key of every position of the line (its start and
+  // its end included) is appended to it. With `variation_keys`, those of every position inside
+  // the line's variations (at any depth) are appended to it. With `codes`, the codes of the
+  // first `code_count` moves, up to the first in a longer form.
+  void line(const pgn::Line& line, pgn::Position pos, pgn::Key start_key,
+            std::vector<pgn::Key>* keys = nullptr, std::vector<pgn::Key>* variation_keys = nullptr,
+            std::string* codes = nullptr, std::size_t code_count = 0) {
+    put_varint(out, line.size());
+    pgn::Key key = played ? start_key : 0;
+    if (keys) keys->push_back(played ? key : pgn::repetition_key(pos));
+    for (const pgn::MoveNode& node : line) {
+      const std::uint8_t flags =
+          (node.nags.empty() ? 0 : HasNags) |
+          (node.comments_before.empty() ? 0 : HasCommentsBefore) |
+          (node.comments_after.empty() ? 0 : HasCommentsAfter) |
+          (node.variations.empty() ? 0 : HasVariations) |
+          (node.comments_after_variations.empty() ? 0 : HasCommentsAfterVariations);
+      if (flags) out += char(Annotated);
+      const std::size_t code_at = out.size();
+      const std::size_t mine = next_played;
+      if (played) {
+        ++next_played;
+        put_move(out, node.move, played->codes[mine]);
+      } else {
+        put_move(out, node.move, node.move.is_null() ? 0 : pseudo_legal_index(pos, node.move));
       }
-      if (flags & HasCommentsBefore) comments::put(out, node.comments_before);
-      if (flags & HasCommentsAfter) comments::put(out, node.comments_after);
-      if (flags & HasVariations) {
-        put_varint(out, node.variations.size());
-        for (const pgn::Line& variation : node.variations)
-          put_line(out, variation, pos, variation_keys, variation_keys);
+      if (codes && codes->size() < code_count) {
+        const auto code = std::uint8_t(out[code_at]);
+        if (code <= MaxShortIndex)
+          *codes += char(code);
+        else
+          code_count = 0;  // the codes stop at the first move in another form
       }
-      if (flags & HasCommentsAfterVariations) comments::put(out, node.comments_after_variations);
+      if (flags) {
+        out += char(flags);
+        if (flags & HasNags) {
+          put_varint(out, node.nags.size());
+          for (std::uint8_t nag : node.nags) out += char(nag);
+        }
+        if (flags & HasCommentsBefore) comments::put(out, node.comments_before);
+        if (flags & HasCommentsAfter) comments::put(out, node.comments_after);
+        if (flags & HasVariations) {
+          put_varint(out, node.variations.size());
+          for (const pgn::Line& variation : node.variations)
+            this->line(variation, pos, key, variation_keys, variation_keys);
+        }
+        if (flags & HasCommentsAfterVariations) comments::put(out, node.comments_after_variations);
+      }
+      if (played) {
+        key = played->keys_after[mine];
+        if (keys) keys->push_back(key);
+      } else {
+        pos.play_or_pass(node.move);
+        if (keys) keys->push_back(pgn::repetition_key(pos));
+      }
     }
-    pos.play_or_pass(node.move);
-    if (keys) keys->push_back(pgn::repetition_key(pos));
   }
+};
+
+// The moves of `line` and of its variations, at any depth.
+std::size_t moves_in(const pgn::Line& line) {
+  std::size_t n = line.size();
+  for (const pgn::MoveNode& node : line)
+    for (const pgn::Line& variation : node.variations) n += moves_in(variation);
+  return n;
 }
+
+}  // namespace
+
+void PlayedMoves::add(const pgn::Position& before, pgn::Move move, const pgn::Position& after) {
+  codes.push_back(move.is_null() ? null_code : std::uint16_t(pseudo_legal_index(before, move)));
+  keys_after.push_back(pgn::repetition_key(after));
+}
+
+namespace {
 
 // --- Reading ---
 
@@ -242,7 +278,8 @@ std::expected<pgn::GameRecord, Status> Decoder::game(bool header_only) {
 
 void encode_game(const pgn::GameRecord& game, std::string& out,
                  std::vector<pgn::Key>* main_line_keys, std::string* opening_codes,
-                 std::size_t opening_plies, std::vector<pgn::Key>* variation_keys) {
+                 std::size_t opening_plies, std::vector<pgn::Key>* variation_keys,
+                 const PlayedMoves* played) {
   out += char(format_version);
   out += char(pgn::code_of(pgn::game_result_of(game.result)));
 
@@ -260,8 +297,12 @@ void encode_game(const pgn::GameRecord& game, std::string& out,
 
   put_string(out, game.start == pgn::Position() ? std::string() : pgn::to_fen(game.start));
   comments::put(out, game.leading_comments);
-  put_line(out, game.moves, game.start, main_line_keys, variation_keys, opening_codes,
-           opening_plies);
+  if (played && (played->codes.size() != played->keys_after.size() ||
+                 played->codes.size() != moves_in(game.moves)))
+    played = nullptr;
+  LineWriter writer{out, played};
+  writer.line(game.moves, game.start, played ? pgn::repetition_key(game.start) : 0, main_line_keys,
+              variation_keys, opening_codes, opening_plies);
 }
 
 std::expected<pgn::GameRecord, Status> decode_game(std::string_view bytes) {

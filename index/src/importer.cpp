@@ -99,7 +99,7 @@ struct Chunk {
 // What a game read and replayed becomes: a rejected game keeps its text and the place of the
 // first error. An empty text is a game the reader gave up keeping (over its size limit).
 GameOutcome outcome_of(const std::string& file, std::string_view text, pgn::Location origin,
-                       const pgn::ReplayVisitor& replay) {
+                       const pgn::ReplayVisitor& replay, const PlayedMoves* played = nullptr) {
   if (text.empty())
     return Reject{file,
                   origin,
@@ -112,7 +112,7 @@ GameOutcome outcome_of(const std::string& file, std::string_view text, pgn::Loca
       if (p.severity == pgn::GameProblem::Severity::Error)
         return Reject{file, p.location, p.message, std::string(text)};
   }
-  return prepare_game(replay.record());
+  return prepare_game(replay.record(), played);
 }
 
 // The replay visitor of a worker, which also prepares each game as the reader ends it (its
@@ -128,14 +128,20 @@ class GameCollector final : public pgn::ReplayVisitor {
 
   pgn::Control begin_game(pgn::Location at) override {
     at_ = at;
+    played_.clear();
     return ReplayVisitor::begin_game(at);
   }
   void end_game(std::string_view text) override {
     ReplayVisitor::end_game(text);
-    if (sink_) sink_->push_back(outcome_of(*file_, text, at_, *this));
+    if (sink_) sink_->push_back(outcome_of(*file_, text, at_, *this, &played_));
   }
 
  private:
+  // The codes and keys of the game's moves as they are played, for the encoder.
+  void played(const pgn::Position& before, pgn::Move move, const pgn::Position& after) override {
+    if (sink_) played_.add(before, move, after);
+  }
+  PlayedMoves played_;
   const std::string* file_ = nullptr;
   std::vector<GameOutcome>* sink_ = nullptr;
   pgn::Location at_;

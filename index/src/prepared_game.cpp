@@ -130,12 +130,12 @@ GameSummary summarize(const pgn::GameRecord& game, std::string_view opening_code
 
 }  // namespace
 
-PreparedGame prepare_game(const pgn::GameRecord& game) {
+PreparedGame prepare_game(const pgn::GameRecord& game, const PlayedMoves* played) {
   PreparedGame prepared;
   prepared.positions.reserve(game.moves.size() + 1);
   std::string opening;
   encode_game(game, prepared.encoded, &prepared.positions, &opening, GameSummary::opening_plies,
-              &prepared.variation_positions);
+              &prepared.variation_positions, played);
   auto& in_variations = prepared.variation_positions;
   std::sort(in_variations.begin(), in_variations.end());
   in_variations.erase(std::unique(in_variations.begin(), in_variations.end()), in_variations.end());

@@ -160,6 +160,7 @@ Control ReplayVisitor::move(const MoveToken& token) {
   f.after_variation = false;
   if (stack_.size() == 1) ++main_plies_;
   if (f.line) {
+    played(f.before, *m, f.current);
     MoveNode& node = f.line->emplace_back();
     node.move = *m;
     node.comments_before = std::move(pending_comments_);

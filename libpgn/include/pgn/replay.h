@@ -60,6 +60,13 @@ class ReplayVisitor : public Visitor {
   void syntax_problem(const SyntaxProblem& p) override;
   void end_game(std::string_view text) override;
 
+ protected:
+  // Called for each move played into the record (with keep_record), in the main line and in
+  // variations, in the order of the text: the position before the move, the move, the position
+  // after it. A subclass that needs what the replay computes (the indexer: each move's code and
+  // each position's key) takes it here rather than playing the game again.
+  virtual void played(const Position& /*before*/, Move /*move*/, const Position& /*after*/) {}
+
  private:
   struct Frame {
     Position before;   // the position before the last move of this line

@@ -26,6 +26,7 @@
 // Most nodes have no annotations, so most moves cost one byte (before compression).
 #pragma once
 
+#include <cstdint>
 #include <expected>
 #include <string>
 #include <string_view>
@@ -44,10 +45,32 @@ namespace pgndb::index {
 // them: up to the first move written in a longer form (a null move, an index above 250). With
 // `variation_keys`, the repetition key of every position inside a variation, at any depth
 // (each variation's start, a main-line position, included).
+//
+// With `played`, the moves are not played again: their codes and the keys come from it. When
+// it does not hold one entry per move of `game`, it is not used.
+struct PlayedMoves;
 void encode_game(const pgn::GameRecord& game, std::string& out,
                  std::vector<pgn::Key>* main_line_keys = nullptr,
                  std::string* opening_codes = nullptr, std::size_t opening_plies = 0,
-                 std::vector<pgn::Key>* variation_keys = nullptr);
+                 std::vector<pgn::Key>* variation_keys = nullptr,
+                 const PlayedMoves* played = nullptr);
+
+// What a replay computed of each move of a game (pgn::ReplayVisitor::played), kept so that
+// encode_game need not play the moves a second time (a twentieth of an import's CPU): the
+// move's code (its index among the pseudo-legal moves of the position before it) and the
+// repetition key of the position after it, per move in the order encode_game visits them,
+// which is the order of the text: each main-line move, then the moves of its variations, depth
+// first.
+struct PlayedMoves {
+  static constexpr std::uint16_t null_code = 0xFFFF;
+  std::vector<std::uint16_t> codes;
+  std::vector<pgn::Key> keys_after;
+  void add(const pgn::Position& before, pgn::Move move, const pgn::Position& after);
+  void clear() {
+    codes.clear();
+    keys_after.clear();
+  }
+};
 
 // Reads a stored game; Corruption when the bytes are not a game this version wrote.
 [[nodiscard]] std::expected<pgn::GameRecord, Status> decode_game(std::string_view bytes);

@@ -13,6 +13,7 @@
 
 #include "pgn/game_record.h"
 #include "pgn/types.h"
+#include "pgndb/index/game_codec.h"
 #include "pgndb/index/game_summary.h"
 #include "pgndb/index/search_facts.h"
 
@@ -43,7 +44,10 @@ struct PreparedGame {
   SearchFacts facts;
 };
 
-[[nodiscard]] PreparedGame prepare_game(const pgn::GameRecord& game);
+// With `played` (what the replay computed of each move: game_codec.h), the moves are not played
+// again to encode the game and find its positions.
+[[nodiscard]] PreparedGame prepare_game(const pgn::GameRecord& game,
+                                        const PlayedMoves* played = nullptr);
 
 // Calls `each(std::string_view key)` for every key packed in PreparedGame::metadata, in order.
 template <class Each>
