@@ -166,6 +166,23 @@ std::map<std::string, std::set<std::string>> level0_files(
 
 }  // namespace
 
+namespace {
+
+// Imports `file` into `store` on one thread in batches of at most `batch_games` games and
+// `batch_bytes` bytes, without the end of the import (Store::settle); returns the games stored.
+std::uint64_t import_in_batches(Store& store, const std::filesystem::path& file,
+                                std::size_t batch_games, std::size_t batch_bytes) {
+  pgndb::index::ImportOptions options;
+  options.threads = 1;
+  options.batch_games = batch_games;
+  options.batch_bytes = batch_bytes;
+  auto imported = pgndb::index::import_file(store, file.string(), options);
+  REQUIRE(imported);
+  return imported->games;
+}
+
+}  // namespace
+
 // Batches end at ImportOptions::batch_games or at batch_bytes, whichever comes first: games with
 // a comment on every move take ten times the memory of bare ones.
 TEST_CASE("a batch ends at its game count or at its bytes, whichever comes first") {
@@ -174,13 +191,7 @@ TEST_CASE("a batch ends at its game count or at its bytes, whichever comes first
     TempDir tmp;
     auto store = Store::open((tmp / "db").string());
     REQUIRE(store);
-    pgndb::index::ImportOptions options;
-    options.threads = 1;
-    options.batch_games = batch_games;
-    options.batch_bytes = batch_bytes;
-    auto imported = pgndb::index::import_file(*store, (samples / "Tal-100.pgn").string(), options);
-    REQUIRE(imported);
-    REQUIRE(imported->games == 100);
+    REQUIRE(import_in_batches(*store, samples / "Tal-100.pgn", batch_games, batch_bytes) == 100);
     // Before settle() merges them: a generation of the position index per batch (fewer than
     // the 16 a tier merges).
     return store->position_generations(false);
@@ -260,13 +271,7 @@ TEST_CASE("a file that fits in twice a batch's bytes is read as one batch") {
     TempDir db;
     auto store = Store::open((db / "db").string());
     REQUIRE(store);
-    pgndb::index::ImportOptions options;
-    options.threads = 1;
-    options.batch_games = batch_games;
-    options.batch_bytes = batch_bytes;
-    auto imported = pgndb::index::import_file(*store, file.string(), options);
-    REQUIRE(imported);
-    REQUIRE(imported->games == 13000);
+    REQUIRE(import_in_batches(*store, file, batch_games, batch_bytes) == 13000);
     const auto generations = store->position_generations(false);
     // Every game and position is where it belongs, however the file was cut.
     REQUIRE(store->settle().is_ok());
