@@ -238,24 +238,28 @@ TEST_CASE("a file that fits in twice a batch's bytes is read as one batch") {
   TempDir tmp;
   const std::string tal =
       pgndb::test::read_file(std::filesystem::path(PGNDB_SOURCE_DIR) / "samples" / "Tal-100.pgn");
-  // 8 MB: the importer reads a file 1 MiB at a time, and a file it has read whole at its first
-  // batch's end would tell nothing.
+  // Tal's games with each movetext line led by `factor` times its length in spaces: more text
+  // for the same games, which the batch does not hold.
+  auto padded = [&](std::size_t factor) {
+    std::string out;
+    for (std::size_t at = 0; at < tal.size();) {
+      const std::size_t end = std::min(tal.find('\n', at), tal.size() - 1);
+      std::string line = tal.substr(at, end - at + 1);
+      at = end + 1;
+      if (!line.starts_with("[") && line.find_first_not_of("\r\n") != std::string::npos)
+        line.insert(0, factor * line.size(), ' ');
+      out += line;
+    }
+    return out;
+  };
+  // 1,300 games in 13 MB: the importer reads a file 1 MiB at a time, and a file read whole by
+  // its first batch's end would tell nothing.
   std::string even;
-  for (int i = 0; i < 130; ++i) even += tal;
-  // The same games with their movetext lines padded with spaces: three times the text, and the
-  // same batch bytes. Padded games first: their share of the file foretells a batch too small.
-  std::string padded;
-  for (std::size_t at = 0; at < tal.size();) {
-    const std::size_t end = std::min(tal.find('\n', at), tal.size() - 1);
-    std::string line = tal.substr(at, end - at + 1);
-    at = end + 1;
-    if (!line.starts_with("[") && line.find_first_not_of("\r\n") != std::string::npos)
-      line.insert(0, 2 * line.size(), ' ');
-    padded += line;
-  }
+  for (int i = 0; i < 13; ++i) even += padded(19);
+  // Half the games with forty times their text, then the other half bare: the first half's
+  // share of the file foretells a batch too small.
   std::string uneven;
-  for (int i = 0; i < 65; ++i) uneven += padded;
-  for (int i = 0; i < 65; ++i) uneven += tal;
+  for (int i = 0; i < 13; ++i) uneven += i < 6 ? padded(40) : i == 6 ? padded(20) : tal;
   const auto even_file = tmp / "even.pgn", uneven_file = tmp / "uneven.pgn";
   pgndb::test::write_file(even_file, even);
   pgndb::test::write_file(uneven_file, uneven);
@@ -271,13 +275,13 @@ TEST_CASE("a file that fits in twice a batch's bytes is read as one batch") {
     TempDir db;
     auto store = Store::open((db / "db").string());
     REQUIRE(store);
-    REQUIRE(import_in_batches(*store, file, batch_games, batch_bytes) == 13000);
+    REQUIRE(import_in_batches(*store, file, batch_games, batch_bytes) == 1300);
     const auto generations = store->position_generations(false);
     // Every game and position is where it belongs, however the file was cut.
     REQUIRE(store->settle().is_ok());
     auto report = pgndb::index::verify_store(*store);
     REQUIRE(report);
-    CHECK(report->games == 13000);
+    CHECK(report->games == 1300);
     CHECK(report->consistent());
     return generations;
   };
@@ -289,9 +293,9 @@ TEST_CASE("a file that fits in twice a batch's bytes is read as one batch") {
   CHECK(import(even_file, 100000, even_bytes * 55 / 100) == 1);
   CHECK(import(even_file, 100000, even_bytes * 30 / 100) == 4);
   // Beyond the game count, even with bytes to spare.
-  CHECK(import(even_file, 8000, even_bytes) == 2);
-  // The padded games make two thirds of the file's text and half its batch: at batch_bytes
-  // (45% of the whole) the rest looks as if it fitted beside it, and the batch ends at twice
+  CHECK(import(even_file, 800, even_bytes) == 2);
+  // The padded games make nearly all the file's text and half its batch: at batch_bytes (45%
+  // of the whole) the rest looks as if it fitted beside it, and the batch ends at twice
   // batch_bytes instead (two generations; batches of the usual size would have made three).
   CHECK(import(uneven_file, 100000, uneven_bytes * 45 / 100) == 2);
 }
