@@ -708,7 +708,7 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
   // standard input (its size is unknown) nor for a resumed import.
   const bool sized = tracked && progress.games == 0 && shown.bytes_total > 0;
   const std::size_t whole_file_bytes = 2 * options.batch_bytes;
-  std::size_t limit_bytes = options.batch_bytes;
+  bool whole_file = false;  // the batch filling holds the whole file (up to whole_file_bytes)
   batch.reserve(sized ? whole_file_bytes : options.batch_bytes, batch_games);
   std::size_t handled = 0;  // games of the batch, stored or not
   std::size_t commits = 0;  // batches committed or being committed
@@ -773,17 +773,17 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
       // A full batch is committed when a game follows it, not as soon as it fills: the last
       // one, committed after the file's end, then knows that it is the last
       // (set_merged_later).
-      if (handled >= batch_games || batch.bytes() >= limit_bytes) {
-        const bool whole_file = limit_bytes == whole_file_bytes;
+      if (handled >= batch_games ||
+          batch.bytes() >= (whole_file ? whole_file_bytes : options.batch_bytes)) {
         if (sized && commits == 0 && !whole_file && handled < batch_games && bytes_read > 0 &&
             double(batch.bytes()) * double(shown.bytes_total) / double(bytes_read) <=
                 double(whole_file_bytes)) {
-          limit_bytes = whole_file_bytes;
+          whole_file = true;
         } else {
           if (auto s = commit(); !s.is_ok()) return std::unexpected(s);
           if (whole_file)
             if (auto s = finish_commit(); !s.is_ok()) return std::unexpected(s);
-          limit_bytes = options.batch_bytes;
+          whole_file = false;
         }
       }
       ++progress.games;
