@@ -26,13 +26,21 @@ std::string fragment_key(char dimension, std::string_view fragment) {
 
 void append_fragment_codes(std::string_view name_key, std::vector<std::uint32_t>& out) {
   if (name_key.size() < 2) return;
-  // The name without its dimension byte and final 0.
-  const std::string search_key = name_search_key(name_key.substr(1, name_key.size() - 2));
-  for (std::string_view fragment : fragments_of(search_key)) {
-    std::uint32_t code = std::uint8_t(name_key[0]);
-    for (char c : fragment) code = code << 8 | std::uint8_t(c);
-    out.push_back(code);
+  // Straight from the name (without its dimension byte and final 0): no search key or list of
+  // fragments is built for it, since a batch of lichess games has hundreds of thousands of new
+  // names. The codes of a name's fragments sort as the fragments do (unsigned bytes, big-endian).
+  static_assert(fragment_length == 3);
+  const std::size_t first = out.size();
+  const std::uint32_t dimension = std::uint32_t(std::uint8_t(name_key[0])) << 24;
+  std::uint32_t window = 0;  // the search key's last three bytes
+  std::size_t length = 0;    // of the search key so far
+  for (char c : name_key.substr(1, name_key.size() - 2)) {
+    if (!in_search_key(c)) continue;
+    window = (window << 8 | std::uint8_t(c)) & 0xFFFFFF;
+    if (++length >= fragment_length) out.push_back(dimension | window);
   }
+  std::sort(out.begin() + std::ptrdiff_t(first), out.end());
+  out.erase(std::unique(out.begin() + std::ptrdiff_t(first), out.end()), out.end());
 }
 
 std::string fragment_key(std::uint32_t code) {

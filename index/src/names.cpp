@@ -1,6 +1,5 @@
 #include "pgndb/index/names.h"
 
-#include <cctype>
 #include <cstdint>
 
 namespace pgndb::index {
@@ -99,10 +98,6 @@ std::string normalize_name(std::string_view name) {
   }
   return out;
 }
-
-namespace {
-bool in_search_key(char c) { return std::isalnum(std::uint8_t(c)) || std::uint8_t(c) >= 0x80; }
-}  // namespace
 
 std::string name_search_key(std::string_view normalized) {
   std::string key;

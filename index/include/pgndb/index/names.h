@@ -3,6 +3,7 @@
 // is found as "ulf andersson" or "andersson" (the query layer matches prefixes of words).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -18,6 +19,11 @@ namespace pgndb::index {
 // kept), so that "Kasparov, Garry", "Kasparov,G" and "Kasparov G." all contain "kasparovg".
 // Searches by part of a name look for a search key inside the names' search keys.
 [[nodiscard]] std::string name_search_key(std::string_view normalized);
+// Whether a byte of a normalised name is in its search key.
+[[nodiscard]] inline bool in_search_key(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         std::uint8_t(c) >= 0x80;
+}
 // Whether the search key of `normalized` contains `key` (a search key), found by skipping the
 // other characters rather than building the key of each of thousands of names. An empty key
 // is in every name.
