@@ -499,3 +499,82 @@ TEST_CASE("an import merges small families whole into their last level") {
   REQUIRE(report);
   CHECK(report->consistent());
 }
+
+namespace {
+
+// The table files of each family named, at every level.
+std::map<std::string, std::set<std::string>> table_files(const std::string& path,
+                                                         const std::vector<std::string>& families) {
+  RawDatabase raw(path, true);
+  std::map<std::string, std::set<std::string>> files;
+  for (auto* h : raw.handles) {
+    if (std::find(families.begin(), families.end(), h->GetName()) == families.end()) continue;
+    rocksdb::ColumnFamilyMetaData meta;
+    raw.db->GetColumnFamilyMetaData(h, &meta);
+    for (const auto& level : meta.levels)
+      for (const auto& f : level.files) files[h->GetName()].insert(f.name);
+  }
+  return files;
+}
+
+}  // namespace
+
+// Imports of a few games each (a weekly issue added to a base) add a file to each family keyed
+// by game, which RocksDB never merges: the end of an import merges the small files that end
+// such a family once eight stand, leaving out a file larger than those after it together (the
+// base's, here), which is not rewritten.
+TEST_CASE("imports of a few games each leave a bounded number of files keyed by game") {
+  TempDir tmp;
+  const std::string path = (tmp / "db").string();
+  const std::filesystem::path samples = std::filesystem::path(PGNDB_SOURCE_DIR) / "samples";
+  std::string base;
+  for (int copy = 0; copy < 10; ++copy)
+    for (const char* file : {"Tal-100.pgn", "Morphy-100.pgn", "Gukesh-100.pgn"})
+      base += pgndb::test::read_file(samples / file) + "\n\n";
+  pgndb::test::write_file(tmp / "base.pgn", base);
+  auto import = [&](const std::filesystem::path& file) {
+    auto store = Store::open(path);
+    REQUIRE(store);
+    pgndb::index::ImportOptions options;
+    options.threads = 1;
+    auto imported = pgndb::index::import_file(*store, file.string(), options);
+    REQUIRE(imported);
+    REQUIRE(store->settle().is_ok());
+  };
+  const std::vector<std::string> families = {"games", "summaries", "facts"};
+  import(tmp / "base.pgn");
+  const auto at_base = table_files(path, families);
+  for (const auto& family : families) {
+    INFO(family);
+    REQUIRE(at_base.at(family).size() == 1);
+  }
+  // Each a file of its own (the same file again would be passed over as imported already).
+  const std::string game = pgndb::test::read_file(samples / "annotated-variations.pgn");
+  REQUIRE(game.starts_with("[Event \""));
+  int week = 0;
+  auto import_week = [&] {
+    ++week;
+    const auto file = tmp / ("week-" + std::to_string(week) + ".pgn");
+    pgndb::test::write_file(file, "[Event \"Week " + std::to_string(week) + " " + game.substr(8));
+    import(file);
+  };
+  for (int i = 1; i <= 7; ++i) import_week();
+  const auto before = table_files(path, families);
+  for (const auto& family : families) {
+    INFO(family);
+    CHECK(before.at(family).size() == 8);
+  }
+  import_week();
+  const auto after = table_files(path, families);
+  for (const auto& family : families) {
+    INFO(family);
+    CHECK(after.at(family).size() == 2);
+    CHECK(after.at(family).count(*at_base.at(family).begin()) == 1);  // the base's, untouched
+  }
+  auto store = Store::open(path, {.create_if_missing = false, .read_only = true});
+  REQUIRE(store);
+  CHECK(store->game_count() == 3008);
+  auto report = pgndb::index::verify_store(*store);
+  REQUIRE(report);
+  CHECK(report->consistent());
+}
