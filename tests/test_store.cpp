@@ -150,18 +150,27 @@ TEST_CASE("a database is created whole: a creation cut short leaves nothing at t
 
 namespace {
 
-// The level-0 table files of each of `families` in the database at `path`, by family.
-std::map<std::string, std::set<std::string>> level0_files(
-    const std::string& path, const std::vector<std::string>& families) {
+// The table files of each of `families` in the database at `path`, by family: those of level 0,
+// or of every level.
+std::map<std::string, std::set<std::string>> table_files(const std::string& path,
+                                                         const std::vector<std::string>& families,
+                                                         bool level0_only) {
   RawDatabase raw(path, true);
   std::map<std::string, std::set<std::string>> files;
   for (auto* h : raw.handles) {
     if (std::find(families.begin(), families.end(), h->GetName()) == families.end()) continue;
     rocksdb::ColumnFamilyMetaData meta;
     raw.db->GetColumnFamilyMetaData(h, &meta);
-    for (const auto& f : meta.levels[0].files) files[h->GetName()].insert(f.name);
+    for (const auto& level : meta.levels) {
+      if (level0_only && level.level != 0) continue;
+      for (const auto& f : level.files) files[h->GetName()].insert(f.name);
+    }
   }
   return files;
+}
+std::map<std::string, std::set<std::string>> level0_files(
+    const std::string& path, const std::vector<std::string>& families) {
+  return table_files(path, families, true);
 }
 
 }  // namespace
@@ -500,25 +509,6 @@ TEST_CASE("an import merges small families whole into their last level") {
   CHECK(report->consistent());
 }
 
-namespace {
-
-// The table files of each family named, at every level.
-std::map<std::string, std::set<std::string>> table_files(const std::string& path,
-                                                         const std::vector<std::string>& families) {
-  RawDatabase raw(path, true);
-  std::map<std::string, std::set<std::string>> files;
-  for (auto* h : raw.handles) {
-    if (std::find(families.begin(), families.end(), h->GetName()) == families.end()) continue;
-    rocksdb::ColumnFamilyMetaData meta;
-    raw.db->GetColumnFamilyMetaData(h, &meta);
-    for (const auto& level : meta.levels)
-      for (const auto& f : level.files) files[h->GetName()].insert(f.name);
-  }
-  return files;
-}
-
-}  // namespace
-
 // Imports of a few games each (a weekly issue added to a base) add a file to each family keyed
 // by game, which RocksDB never merges: the end of an import merges the small files that end
 // such a family once eight stand, leaving out a file larger than those after it together (the
@@ -543,7 +533,7 @@ TEST_CASE("imports of a few games each leave a bounded number of files keyed by 
   };
   const std::vector<std::string> families = {"games", "summaries", "facts"};
   import(tmp / "base.pgn");
-  const auto at_base = table_files(path, families);
+  const auto at_base = table_files(path, families, false);
   for (const auto& family : families) {
     INFO(family);
     REQUIRE(at_base.at(family).size() == 1);
@@ -559,13 +549,13 @@ TEST_CASE("imports of a few games each leave a bounded number of files keyed by 
     import(file);
   };
   for (int i = 1; i <= 7; ++i) import_week();
-  const auto before = table_files(path, families);
+  const auto before = table_files(path, families, false);
   for (const auto& family : families) {
     INFO(family);
     CHECK(before.at(family).size() == 8);
   }
   import_week();
-  const auto after = table_files(path, families);
+  const auto after = table_files(path, families, false);
   for (const auto& family : families) {
     INFO(family);
     CHECK(after.at(family).size() == 2);
