@@ -326,6 +326,48 @@ TEST_CASE("a database can be read while an import runs") {
   CHECK(growing > 1);  // the reader saw the database grow while the import ran
 }
 
+// Readers open the database while imports of a few games end one after another: each import's
+// end deletes files (the write-ahead logs it lets go, the small files it merges) that a reader
+// may have just listed, and the reader reads the list again rather than fail.
+TEST_CASE("a database can be read while small imports end one after another") {
+  TempDir tmp;
+  const fs::path db = tmp / "db", done = tmp / "done";
+  const fs::path samples = fs::path(PGNDB_SOURCE_DIR) / "samples";
+  const std::string game = pgndb::test::read_file(samples / "annotated-variations.pgn");
+  REQUIRE(game.starts_with("[Event \""));
+  std::string commands;
+  constexpr int imports = 24;
+  for (int week = 1; week <= imports; ++week) {
+    const fs::path file = tmp / ("week-" + std::to_string(week) + ".pgn");
+    pgndb::test::write_file(file, "[Event \"Week " + std::to_string(week) + " " + game.substr(8));
+    // Each only while the test's folder stands (a failed test removes it and goes on).
+    commands += "test -d '" + tmp.path().string() + "' && " + PGNDB_BINARY +
+                " import --threads 1 --db '" + db.string() + "' '" + file.string() +
+                "' >/dev/null 2>&1; ";
+  }
+  REQUIRE(Store::open(db.string()));
+  REQUIRE(std::system(("(" + commands + "touch '" + done.string() + "') &").c_str()) == 0);
+  std::uint32_t seen = 0;
+  int opens = 0;
+  while (!fs::exists(done)) {
+    auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
+    INFO((store ? std::string() : store.error().message()));
+    REQUIRE(store);
+    ++opens;
+    const std::uint32_t count = store->game_count();
+    CHECK(count >= seen);
+    seen = count;
+    if (count == 0) continue;
+    auto game_read = store->game(count);
+    INFO((game_read ? std::string() : game_read.error().message()));
+    CHECK(game_read);
+  }
+  auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
+  REQUIRE(store);
+  CHECK(store->game_count() == imports);
+  CHECK(opens > 3);
+}
+
 // The three kinds of input give the same database; standard input is not tracked as a source,
 // so importing it twice finds every game of the second run a duplicate.
 TEST_CASE("import reads .pgn.zst and standard input like the plain file") {

@@ -568,3 +568,41 @@ TEST_CASE("imports of a few games each leave a bounded number of files keyed by 
   REQUIRE(report);
   CHECK(report->consistent());
 }
+
+// Every import opens a write-ahead log that stays empty (everything is written as ingested table
+// files), and RocksDB 7.8 kept them all while no family flushed: each reader opened every one.
+TEST_CASE("imports leave no write-ahead logs of earlier imports behind") {
+  TempDir tmp;
+  const std::string path = (tmp / "db").string();
+  const std::filesystem::path samples = std::filesystem::path(PGNDB_SOURCE_DIR) / "samples";
+  auto logs = [&] {
+    std::size_t n = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(path))
+      n += entry.path().extension() == ".log";
+    return n;
+  };
+  const std::vector<std::string> files = {"Tal-100.pgn", "Morphy-100.pgn", "Gukesh-100.pgn",
+                                          "annotated-variations.pgn",
+                                          "annotated-eval-comments.pgn"};
+  for (const std::string& file : files) {
+    auto store = Store::open(path);
+    REQUIRE(store);
+    pgndb::index::ImportOptions options;
+    options.threads = 1;
+    REQUIRE(pgndb::index::import_file(*store, (samples / file).string(), options));
+    REQUIRE(store->settle().is_ok());
+  }
+  CHECK(logs() <= 2);
+  {
+    auto store = Store::open(path);
+    REQUIRE(store);
+    REQUIRE(store->compact().is_ok());
+  }
+  CHECK(logs() <= 2);
+  auto store = Store::open(path, {.create_if_missing = false, .read_only = true});
+  REQUIRE(store);
+  CHECK(store->game_count() == 302);
+  auto report = pgndb::index::verify_store(*store);
+  REQUIRE(report);
+  CHECK(report->consistent());
+}

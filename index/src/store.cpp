@@ -752,15 +752,24 @@ struct Store::Impl {
   // pgndb does not know already, so that pgndb can no longer open it: only this one finishes the
   // upgrade. One of 16 stopped part-way still has its lists as 16 keys them (17's are beside
   // them, which 16 does not read): add_epochs_to_postings deletes them as it writes the version.
-  // Writes this schema's version. Into a table file at once: every write after this one is an
-  // ingested table file, so the write-ahead log stays empty, and a reader opening the database
-  // beside an importer (which may be replaying and deleting that log) never misses anything.
+  // Writes this schema's version. Into a table file at once: every other write is an ingested
+  // table file, so the write-ahead log is left empty, and a reader opening the database beside
+  // an importer (which may be replaying and deleting that log) never misses anything. Written
+  // again, the same, at the end of each import (release_logs).
   Status write_schema_version() {
     rocksdb::Status s = db->Put(rocksdb::WriteOptions(), families[Default], version_key,
                                 bytes::big_endian32(schema_version));
     if (s.ok()) s = db->Flush(rocksdb::FlushOptions(), families[Default]);
     return s.ok() ? Status::ok() : from_rocksdb(s, "writing the schema version");
   }
+
+  // Lets RocksDB delete the write-ahead logs of earlier writers. Every other write of pgndb is
+  // an ingested table file, so no family ever flushes, and RocksDB 7.8 keeps every log from the
+  // one each family had when it last flushed: each writer's open left an empty log, which every
+  // reader then opens (102 after 100 small imports). The flush of one write moves the families
+  // with nothing unflushed past the logs too (RocksDB 8.3 does so on reopen). A reader opening
+  // meanwhile may find a log gone, and Store::open then reads the list of files again.
+  Status release_logs() { return write_schema_version(); }
 
   Status upgrade() {
     if (version < 11)
@@ -2040,6 +2049,7 @@ Status Store::compact() {
   // The other families (RocksDB's leveled compaction keeps them in shape as they grow) rewritten
   // whole, fewest files: their last level too, where RocksDB's default leaves the files of
   // games as batches wrote them (LZ4 ones from an import stopped before its end among them).
+  if (Status released = impl_->release_logs(); !released.is_ok()) return released;
   rocksdb::CompactRangeOptions options;
   options.exclusive_manual_compaction = false;
   options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
@@ -2145,6 +2155,7 @@ Status Store::settle() {
       break;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+  if (Status s = impl_->release_logs(); !s.is_ok()) return s;
   return impl_->merge_own_level0();
 }
 
