@@ -2046,10 +2046,12 @@ Status Store::compact() {
     for (const auto& generation : g.live) ids.push_back(generation.id);
     if (Status s = impl_->merge_generations(kind, ids); !s.is_ok()) return s;
   }
+  // The earlier writers' logs let go first: the flush's file of the default family is then
+  // merged with the rest.
+  if (Status released = impl_->release_logs(); !released.is_ok()) return released;
   // The other families (RocksDB's leveled compaction keeps them in shape as they grow) rewritten
   // whole, fewest files: their last level too, where RocksDB's default leaves the files of
   // games as batches wrote them (LZ4 ones from an import stopped before its end among them).
-  if (Status released = impl_->release_logs(); !released.is_ok()) return released;
   rocksdb::CompactRangeOptions options;
   options.exclusive_manual_compaction = false;
   options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
