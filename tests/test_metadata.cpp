@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <thread>
@@ -280,50 +281,77 @@ TEST_CASE("progress is shown on request: games, games/s, bytes of total") {
   CHECK(quiet.find(" games/s, ") == std::string::npos);
 }
 
+namespace {
+
+// Runs the shell `commands` in the background while this process opens the database at `db`
+// read-only again and again until they end: each open must succeed and see no fewer games than
+// the one before; `check` looks at each that holds games. `tmp` is the test's folder: the
+// commands run only while it stands (a failed test removes it and goes on).
+struct ReadsBeside {
+  int opens = 0, growing = 0;  // opens, and those that saw more games than the one before
+};
+ReadsBeside read_beside(const TempDir& tmp, const fs::path& db,
+                        const std::vector<std::string>& commands,
+                        const std::function<void(Store&, std::uint32_t)>& check) {
+  const fs::path done = tmp / "done";
+  // Create the database first, so that readers never race its creation.
+  REQUIRE(Store::open(db.string()));
+  std::string script = "(";
+  for (const std::string& command : commands)
+    script += "test -d '" + tmp.path().string() + "' && " + command + " >/dev/null 2>&1; ";
+  script += "touch '" + done.string() + "') &";
+  REQUIRE(std::system(script.c_str()) == 0);
+  ReadsBeside reads;
+  std::uint32_t seen = 0;
+  while (!fs::exists(done)) {
+    auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
+    INFO((store ? std::string() : store.error().message()));
+    REQUIRE(store);
+    ++reads.opens;
+    const std::uint32_t count = store->game_count();
+    CHECK(count >= seen);
+    if (count > seen) ++reads.growing;
+    seen = count;
+    if (count > 0) check(*store, count);
+  }
+  return reads;
+}
+
+}  // namespace
+
 // Another process reads while an import commits batch after batch: each time it opens the
 // database it sees a whole number of batches, and every game it sees is whole, with its
 // position index entries.
 TEST_CASE("a database can be read while an import runs") {
   TempDir tmp;
-  const fs::path db = tmp / "db", done = tmp / "done";
+  const fs::path db = tmp / "db";
   std::string files;
   for (const char* name : {"Andreikin.pgn", "Shirov.pgn", "Mamedyarov.pgn"})
     files += " '" + std::string(PGNDB_SHARED_DATA) + "/corpus/" + name + "'";
-  // Create the database first, so that readers never race its creation.
-  REQUIRE(Store::open(db.string()));
-  REQUIRE(
-      std::system((std::string("(") + PGNDB_BINARY + " import --threads 1 --batch 300 --db '" +
-                   db.string() + "'" + files + " >/dev/null 2>&1; touch '" + done.string() + "') &")
-                      .c_str()) == 0);
-  std::uint32_t seen = 0;
-  int opens = 0, growing = 0;
-  while (!fs::exists(done)) {
-    auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
-    INFO((store ? std::string() : store.error().message()));
-    REQUIRE(store);
-    ++opens;
-    const std::uint32_t count = store->game_count();
-    CHECK(count >= seen);
-    if (count > seen) ++growing;
-    seen = count;
-    if (count == 0) continue;
-    // The newest game is whole, and the position index finds it at its final position.
-    auto game = store->game(count);
-    REQUIRE(game);
-    pgn::Position pos = game->start;
-    for (const auto& node : game->moves) pos.play(node.move);
-    auto matches = store->find_position(pos);
-    REQUIRE(matches);
-    bool found = false;
-    for (const auto& m : *matches) found |= m.game == count && m.ply == int(game->moves.size());
-    CHECK(found);
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  const ReadsBeside reads =
+      read_beside(tmp, db,
+                  {std::string(PGNDB_BINARY) + " import --threads 1 --batch 300 --db '" +
+                   db.string() + "'" + files},
+                  [](Store& store, std::uint32_t count) {
+                    // The newest game is whole, and the position index finds it at its final
+                    // position.
+                    auto game = store.game(count);
+                    REQUIRE(game);
+                    pgn::Position pos = game->start;
+                    for (const auto& node : game->moves) pos.play(node.move);
+                    auto matches = store.find_position(pos);
+                    REQUIRE(matches);
+                    bool found = false;
+                    for (const auto& m : *matches)
+                      found |= m.game == count && m.ply == int(game->moves.size());
+                    CHECK(found);
+                    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                  });
   auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
   REQUIRE(store);
   CHECK(store->game_count() > 2000);
-  CHECK(opens > 3);
-  CHECK(growing > 1);  // the reader saw the database grow while the import ran
+  CHECK(reads.opens > 3);
+  CHECK(reads.growing > 1);  // the reader saw the database grow while the import ran
 }
 
 // Readers open the database while imports of a few games end one after another: each import's
@@ -331,41 +359,27 @@ TEST_CASE("a database can be read while an import runs") {
 // may have just listed, and the reader reads the list again rather than fail.
 TEST_CASE("a database can be read while small imports end one after another") {
   TempDir tmp;
-  const fs::path db = tmp / "db", done = tmp / "done";
+  const fs::path db = tmp / "db";
   const fs::path samples = fs::path(PGNDB_SOURCE_DIR) / "samples";
   const std::string game = pgndb::test::read_file(samples / "annotated-variations.pgn");
   REQUIRE(game.starts_with("[Event \""));
-  std::string commands;
+  std::vector<std::string> commands;
   constexpr int imports = 24;
   for (int week = 1; week <= imports; ++week) {
     const fs::path file = tmp / ("week-" + std::to_string(week) + ".pgn");
     pgndb::test::write_file(file, "[Event \"Week " + std::to_string(week) + " " + game.substr(8));
-    // Each only while the test's folder stands (a failed test removes it and goes on).
-    commands += "test -d '" + tmp.path().string() + "' && " + PGNDB_BINARY +
-                " import --threads 1 --db '" + db.string() + "' '" + file.string() +
-                "' >/dev/null 2>&1; ";
+    commands.push_back(std::string(PGNDB_BINARY) + " import --threads 1 --db '" + db.string() +
+                       "' '" + file.string() + "'");
   }
-  REQUIRE(Store::open(db.string()));
-  REQUIRE(std::system(("(" + commands + "touch '" + done.string() + "') &").c_str()) == 0);
-  std::uint32_t seen = 0;
-  int opens = 0;
-  while (!fs::exists(done)) {
-    auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
-    INFO((store ? std::string() : store.error().message()));
-    REQUIRE(store);
-    ++opens;
-    const std::uint32_t count = store->game_count();
-    CHECK(count >= seen);
-    seen = count;
-    if (count == 0) continue;
-    auto game_read = store->game(count);
-    INFO((game_read ? std::string() : game_read.error().message()));
-    CHECK(game_read);
-  }
+  const ReadsBeside reads = read_beside(tmp, db, commands, [](Store& store, std::uint32_t count) {
+    auto newest = store.game(count);
+    INFO((newest ? std::string() : newest.error().message()));
+    CHECK(newest);
+  });
   auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
   REQUIRE(store);
   CHECK(store->game_count() == imports);
-  CHECK(opens > 3);
+  CHECK(reads.opens > 3);
 }
 
 // The three kinds of input give the same database; standard input is not tracked as a source,
