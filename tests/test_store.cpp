@@ -509,6 +509,31 @@ TEST_CASE("an import merges small families whole into their last level") {
   CHECK(report->consistent());
 }
 
+namespace {
+
+// One import of `file` into the database at `path` (created if missing), on one thread, ended
+// as the command ends one (Store::settle).
+void import_and_settle(const std::string& path, const std::filesystem::path& file) {
+  auto store = Store::open(path);
+  REQUIRE(store);
+  pgndb::index::ImportOptions options;
+  options.threads = 1;
+  REQUIRE(pgndb::index::import_file(*store, file.string(), options));
+  REQUIRE(store->settle().is_ok());
+}
+
+// The database at `path` holds `games` games and `pgndb verify` finds it consistent.
+void check_consistent(const std::string& path, std::uint32_t games) {
+  auto store = Store::open(path, {.create_if_missing = false, .read_only = true});
+  REQUIRE(store);
+  CHECK(store->game_count() == games);
+  auto report = pgndb::index::verify_store(*store);
+  REQUIRE(report);
+  CHECK(report->consistent());
+}
+
+}  // namespace
+
 // Imports of a few games each (a weekly issue added to a base) add a file to each family keyed
 // by game, which RocksDB never merges: the end of an import merges the small files that end
 // such a family once eight stand, leaving out a file larger than those after it together (the
@@ -522,17 +547,8 @@ TEST_CASE("imports of a few games each leave a bounded number of files keyed by 
     for (const char* file : {"Tal-100.pgn", "Morphy-100.pgn", "Gukesh-100.pgn"})
       base += pgndb::test::read_file(samples / file) + "\n\n";
   pgndb::test::write_file(tmp / "base.pgn", base);
-  auto import = [&](const std::filesystem::path& file) {
-    auto store = Store::open(path);
-    REQUIRE(store);
-    pgndb::index::ImportOptions options;
-    options.threads = 1;
-    auto imported = pgndb::index::import_file(*store, file.string(), options);
-    REQUIRE(imported);
-    REQUIRE(store->settle().is_ok());
-  };
   const std::vector<std::string> families = {"games", "summaries", "facts"};
-  import(tmp / "base.pgn");
+  import_and_settle(path, tmp / "base.pgn");
   const auto at_base = table_files(path, families, false);
   for (const auto& family : families) {
     INFO(family);
@@ -546,7 +562,7 @@ TEST_CASE("imports of a few games each leave a bounded number of files keyed by 
     ++week;
     const auto file = tmp / ("week-" + std::to_string(week) + ".pgn");
     pgndb::test::write_file(file, "[Event \"Week " + std::to_string(week) + " " + game.substr(8));
-    import(file);
+    import_and_settle(path, file);
   };
   for (int i = 1; i <= 7; ++i) import_week();
   const auto before = table_files(path, families, false);
@@ -561,12 +577,7 @@ TEST_CASE("imports of a few games each leave a bounded number of files keyed by 
     CHECK(after.at(family).size() == 2);
     CHECK(after.at(family).count(*at_base.at(family).begin()) == 1);  // the base's, untouched
   }
-  auto store = Store::open(path, {.create_if_missing = false, .read_only = true});
-  REQUIRE(store);
-  CHECK(store->game_count() == 3008);
-  auto report = pgndb::index::verify_store(*store);
-  REQUIRE(report);
-  CHECK(report->consistent());
+  check_consistent(path, 3008);
 }
 
 // Every import opens a write-ahead log that stays empty (everything is written as ingested table
@@ -584,14 +595,7 @@ TEST_CASE("imports leave no write-ahead logs of earlier imports behind") {
   const std::vector<std::string> files = {"Tal-100.pgn", "Morphy-100.pgn", "Gukesh-100.pgn",
                                           "annotated-variations.pgn",
                                           "annotated-eval-comments.pgn"};
-  for (const std::string& file : files) {
-    auto store = Store::open(path);
-    REQUIRE(store);
-    pgndb::index::ImportOptions options;
-    options.threads = 1;
-    REQUIRE(pgndb::index::import_file(*store, (samples / file).string(), options));
-    REQUIRE(store->settle().is_ok());
-  }
+  for (const std::string& file : files) import_and_settle(path, samples / file);
   CHECK(logs() <= 2);
   {
     auto store = Store::open(path);
@@ -599,10 +603,5 @@ TEST_CASE("imports leave no write-ahead logs of earlier imports behind") {
     REQUIRE(store->compact().is_ok());
   }
   CHECK(logs() <= 2);
-  auto store = Store::open(path, {.create_if_missing = false, .read_only = true});
-  REQUIRE(store);
-  CHECK(store->game_count() == 302);
-  auto report = pgndb::index::verify_store(*store);
-  REQUIRE(report);
-  CHECK(report->consistent());
+  check_consistent(path, 302);
 }
