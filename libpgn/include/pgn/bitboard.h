@@ -67,15 +67,16 @@ struct Magic {
 #endif
   }
 };
-extern Magic rook_magics[64];
-extern Magic bishop_magics[64];
-extern Bitboard knight_table[64];
-extern Bitboard king_table[64];
-extern Bitboard pawn_table[2][64];
-extern Bitboard between_table[64][64];
-extern Bitboard rook_rays[64];
-extern Bitboard bishop_rays[64];
-extern Bitboard line_table[64][64];
+// Constant data written at build time by libpgn/tools/make_attack_tables.cpp.
+extern const Magic rook_magics[64];
+extern const Magic bishop_magics[64];
+extern const Bitboard knight_table[64];
+extern const Bitboard king_table[64];
+extern const Bitboard pawn_table[2][64];
+extern const Bitboard between_table[64][64];
+extern const Bitboard rook_rays[64];
+extern const Bitboard bishop_rays[64];
+extern const Bitboard line_table[64][64];
 }  // namespace detail
 
 inline Bitboard rook_attacks(Square s, Bitboard occupied) {
