@@ -147,7 +147,8 @@ int main(int argc, char** argv) {
       die("usage: query-latency --db DIR [--pgndb BIN] [--source FILE]... [--quick]");
   }
   if (db.empty()) die("--db DIR is required");
-  auto store = pgndb::index::Store::open(db, {.create_if_missing = false, .read_only = true});
+  auto store = pgndb::index::Store::open(
+      db, {.create_if_missing = false, .read_only = true, .import_records = false});
   if (!store) die(store.error().message());
   const std::uint32_t games = store->game_count();
   if (games == 0) die("the database is empty");

@@ -29,8 +29,9 @@ int run_show(const po::variables_map& vm) {
     std::cerr << "pgndb show: " << message << '\n';
     return Usage;
   };
-  auto store = index::Store::open(vm["db"].as<std::string>(),
-                                  {.create_if_missing = false, .read_only = true});
+  auto store =
+      index::Store::open(vm["db"].as<std::string>(),
+                         {.create_if_missing = false, .read_only = true, .import_records = false});
   if (!store) return fail(store.error().message());
   const std::uint32_t id = vm["id"].as<std::uint32_t>();
   if (id == 0 || id > store->game_count())

@@ -67,8 +67,9 @@ std::optional<Selection> open_selection(const po::variables_map& vm, const query
     std::cerr << "pgndb " << command << ": " << filters.error() << '\n';
     return std::nullopt;
   }
-  auto store = index::Store::open(vm["db"].as<std::string>(),
-                                  {.create_if_missing = false, .read_only = true});
+  auto store =
+      index::Store::open(vm["db"].as<std::string>(),
+                         {.create_if_missing = false, .read_only = true, .import_records = false});
   if (!store) {
     std::cerr << "pgndb " << command << ": " << store.error().message() << '\n';
     return std::nullopt;

@@ -534,6 +534,56 @@ void check_consistent(const std::string& path, std::uint32_t games) {
 
 }  // namespace
 
+// A reader for searching (the find, tree, export and show commands) leaves the import's records
+// closed: it reads games, counts and names as any reader, and the calls that read the records
+// say what is missing instead of reading a family that is not open.
+TEST_CASE("a reader opened without the import records searches, and refuses to read them") {
+  TempDir tmp;
+  const std::string path = (tmp / "db").string();
+  const std::string game =
+      "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 "
+      "3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
+  pgndb::test::write_file(
+      tmp / "in.pgn", game + game + "[White \"C\"]\n[Result \"*\"]\n\n1. e4 Ke7 2. Ke2 Kd9 *\n");
+  import_and_settle(path, tmp / "in.pgn");
+
+  auto with = Store::open(path, {.create_if_missing = false, .read_only = true});
+  REQUIRE(with);
+  REQUIRE(with->game_count() == 2);
+  REQUIRE(with->reject_count() == 1);
+  auto stats = with->stats();
+  REQUIRE(stats);
+  CHECK(stats->sources == 1);
+  CHECK(stats->duplicates == 1);
+  auto duplicate = with->duplicate_of(2);
+  REQUIRE(duplicate);
+  CHECK(*duplicate == 1);
+  auto reject = with->reject(1);
+  REQUIRE(reject);
+  CHECK(reject->text.find("Kd9") != std::string::npos);
+  CHECK(with->find_fingerprint(1));
+
+  auto without =
+      Store::open(path, {.create_if_missing = false, .read_only = true, .import_records = false});
+  REQUIRE(without);
+  CHECK(without->game_count() == 2);
+  CHECK(without->reject_count() == 1);
+  auto read = without->game(2);
+  REQUIRE(read);
+  CHECK(read->moves.size() == 7);
+  auto refused = [](const Status& status) {
+    CHECK(status.code() == Status::Code::InvalidArgument);
+    CHECK(status.message().find("opened without its import records") != std::string::npos);
+  };
+  refused(without->stats().error());
+  refused(without->duplicate_of(2).error());
+  refused(without->reject(1).error());
+  refused(without->source(1).error());
+  refused(without->find_fingerprint(1).error());
+  std::vector<std::uint32_t> ids;
+  refused(without->find_fingerprints({1, 2}, ids));
+}
+
 // Imports of a few games each (a weekly issue added to a base) add a file to each family keyed
 // by game, which RocksDB never merges: the end of an import merges the small files that end
 // such a family once eight stand, leaving out a file larger than those after it together (the

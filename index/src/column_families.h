@@ -67,32 +67,37 @@ struct FamilyTraits {
   // stored, probes one Bloom filter per run. Both styles read the same files: a database
   // written with either opens with the other (docs/storage.md, "Files and compactions").
   bool tiered;
+  // Kept for imports and `pgndb stats`, `rejects` and `verify` (duplicates found, files resumed,
+  // the quarantine); no search reads it. A reader opened for searching leaves it closed
+  // (StoreOptions::import_records).
+  bool import_record;
 };
 
 // Layouts: games game_codec.h; positions position_runs.h and position_stats.h; metadata
 // metadata_keys.h; summaries game_summary.h; facts fact_group.h; names and name_index
 // name_index.h; postings value_postings.h; the others docs/storage.md.
 inline constexpr FamilyTraits family_table[FamilyCount] = {
-    {"default", true, false, false, false, 1, 0, false},
-    {"games", true, false, false, true, 1, 0, false},
-    {"rejects", true, false, false, false, 1, 0, false},
-    {"positions", false, false, true, false, 1, 0, false},
-    {"sources", true, false, false, false, 1, 0, false},
-    {"metadata", true, false, false, false, 1, 0, false},
-    {"fingerprints", true, false, false, false, 1, 0, true},
-    {"duplicates", true, false, false, true, 1, 0, false},
-    {"positions_upper", false, false, true, false, 1, 0, false},
-    {"summaries", true, false, false, true, summary_group, 0, false},
-    {"names", true, false, false, false, 1, 0, false},
-    {"variation_positions", false, false, true, false, 1, 0, false},
-    {"facts", false, false, false, true, facts::group_size, 11, false},
-    {"name_index", true, true, false, false, 1, 12, false},
-    {"postings", true, true, false, false, 1, 13, false},
+    {"default", true, false, false, false, 1, 0, false, false},
+    {"games", true, false, false, true, 1, 0, false, false},
+    {"rejects", true, false, false, false, 1, 0, false, true},
+    {"positions", false, false, true, false, 1, 0, false, false},
+    {"sources", true, false, false, false, 1, 0, false, true},
+    {"metadata", true, false, false, false, 1, 0, false, false},
+    {"fingerprints", true, false, false, false, 1, 0, true, true},
+    {"duplicates", true, false, false, true, 1, 0, false, true},
+    {"positions_upper", false, false, true, false, 1, 0, false, false},
+    {"summaries", true, false, false, true, summary_group, 0, false, false},
+    {"names", true, false, false, false, 1, 0, false, false},
+    {"variation_positions", false, false, true, false, 1, 0, false, false},
+    {"facts", false, false, false, true, facts::group_size, 11, false, false},
+    {"name_index", true, true, false, false, 1, 12, false, false},
+    {"postings", true, true, false, false, 1, 13, false, false},
 };
 
 constexpr std::string_view family_name(int f) { return family_table[f].name; }
 constexpr bool is_position_family(int f) { return family_table[f].position_index; }
 constexpr bool is_keyed_by_game(int f) { return family_table[f].keyed_by_game; }
+constexpr bool is_import_record(int f) { return family_table[f].import_record; }
 // Families keyed by the first id of a group of games, which may be below an import's first id.
 constexpr std::uint32_t group_size_of(int f) { return family_table[f].group; }
 

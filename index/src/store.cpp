@@ -614,9 +614,16 @@ struct Store::Impl {
   // import's game files then, whatever their number. Set by commits, read after them.
   std::atomic<bool> light_files_written = false;
 
+  // Ok when this store opened `f`; an error naming `what` for an import record that a reader
+  // for searching left closed (StoreOptions::import_records).
+  Status require_open(Family f, std::string_view what) const {
+    if (families[f]) return Status::ok();
+    return Status::error(Status::Code::InvalidArgument,
+                         pgn::cat(what, ": the database was opened without its import records"));
+  }
   ~Impl() {
     for (auto* f : families)
-      if (db) db->DestroyColumnFamilyHandle(f).PermitUncheckedError();
+      if (db && f) db->DestroyColumnFamilyHandle(f).PermitUncheckedError();
   }
 
   // Where a batch's table file for family `f` is written before it is ingested.
@@ -1928,6 +1935,9 @@ std::expected<pgn::GameRecord, Status> Store::game_header(std::uint32_t id) cons
 }
 
 std::expected<StoreStats, Status> Store::stats() const {
+  for (int f = 0; f < FamilyCount; ++f)
+    if (Status open = impl_->require_open(Family(f), "counting the database"); !open.is_ok())
+      return std::unexpected(open);
   StoreStats stats;
   stats.games = impl_->games;
   stats.rejects = impl_->rejects;
@@ -1978,11 +1988,15 @@ std::expected<StoreStats, Status> Store::stats() const {
 }
 
 std::expected<std::uint32_t, Status> Store::find_fingerprint(std::uint64_t fingerprint) const {
+  if (Status open = impl_->require_open(Fingerprints, "reading a fingerprint"); !open.is_ok())
+    return std::unexpected(open);
   return impl_->read_number(Fingerprints, hash_key(fingerprint), "a fingerprint");
 }
 
 Status Store::find_fingerprints(const std::vector<std::uint64_t>& fingerprints,
                                 std::vector<std::uint32_t>& ids) const {
+  if (Status open = impl_->require_open(Fingerprints, "reading fingerprints"); !open.is_ok())
+    return open;
   const std::size_t n = fingerprints.size();
   std::vector<std::string> keys(n);
   std::vector<rocksdb::Slice> slices(n);
@@ -2003,10 +2017,14 @@ Status Store::find_fingerprints(const std::vector<std::uint64_t>& fingerprints,
 }
 
 std::expected<std::uint32_t, Status> Store::duplicate_of(std::uint32_t id) const {
+  if (Status open = impl_->require_open(Duplicates, "reading a duplicate record"); !open.is_ok())
+    return std::unexpected(open);
   return impl_->read_number(Duplicates, game_key(id), "a duplicate record");
 }
 
 std::expected<Reject, Status> Store::reject(std::uint32_t id) const {
+  if (Status open = impl_->require_open(Rejects, pgn::cat("reading reject ", id)); !open.is_ok())
+    return std::unexpected(open);
   std::string value;
   rocksdb::Status s =
       impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Rejects], game_key(id), &value);
@@ -2023,6 +2041,8 @@ std::expected<Reject, Status> Store::reject(std::uint32_t id) const {
 }
 
 std::expected<SourceProgress, Status> Store::source(std::uint64_t hash) const {
+  if (Status open = impl_->require_open(Sources, "reading sources"); !open.is_ok())
+    return std::unexpected(open);
   std::string value;
   rocksdb::Status s =
       impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Sources], hash_key(hash), &value);
@@ -2698,20 +2718,34 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s;
   if (options.read_only) {
-    // A database written by another pgndb may lack some of our families, and a read-only open
-    // cannot add them: read its schema version from what it has, to say so.
-    std::vector<std::string> existing;
-    if (!rocksdb::DB::ListColumnFamilies(db_options, path, &existing).ok())
-      return std::unexpected(Status::error(Status::Code::NotFound, "no database at " + path));
-    for (const FamilyTraits& family : family_table)
-      if (std::find(existing.begin(), existing.end(), family.name) == existing.end())
-        return std::unexpected(other_schema(db_options, path));
+    // A read-only open may leave families closed (RocksDB opens the table files of those it
+    // is given only).
+    std::vector<rocksdb::ColumnFamilyDescriptor> opened;
+    for (int f = 0; f < FamilyCount; ++f)
+      if (options.import_records || !is_import_record(f)) opened.push_back(descriptors[f]);
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;
     // An importer may delete table files (after a compaction) between our reading the list of
     // files and opening them: read the list again, after a pause that grows.
     for (int attempt = 0; attempt < 20; ++attempt) {
-      s = rocksdb::DB::OpenForReadOnly(db_options, path, descriptors, &impl->families, &raw);
+      s = rocksdb::DB::OpenForReadOnly(db_options, path, opened, &handles, &raw);
       if (s.ok() || !(s.IsIOError() || s.IsPathNotFound() || s.IsCorruption())) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(5 * (attempt + 1)));
+    }
+    // Indexed by Family; those left closed stay null.
+    impl->families.assign(FamilyCount, nullptr);
+    for (std::size_t i = 0; i < handles.size(); ++i)
+      for (int f = 0; f < FamilyCount; ++f)
+        if (family_name(f) == handles[i]->GetName()) impl->families[f] = handles[i];
+    // A database written by another pgndb may lack some of our families, and a read-only open
+    // cannot add them (InvalidArgument): read its schema version from what it has, to say so.
+    // Listed only then: the list is read from the manifest, which the open reads again.
+    if (s.IsInvalidArgument()) {
+      std::vector<std::string> existing;
+      if (!rocksdb::DB::ListColumnFamilies(db_options, path, &existing).ok())
+        return std::unexpected(Status::error(Status::Code::NotFound, "no database at " + path));
+      for (const FamilyTraits& family : family_table)
+        if (std::find(existing.begin(), existing.end(), family.name) == existing.end())
+          return std::unexpected(other_schema(db_options, path));
     }
   } else {
     s = open_writer(db_options, path, descriptors, impl->families, raw);
