@@ -199,6 +199,16 @@ TEST_CASE("statistics sliced by rating band and year add up to what the games gi
     INFO(cut);
     CHECK_FALSE(positions::decode_statistics(bytes.substr(0, cut), key40, cut_read));
   }
+  // Read without its cells (a count, a tree without a slice): the moves and unread games whole,
+  // nothing sliced; a value cut inside its cells still reads so, one cut before them does not.
+  positions::Statistics moves_only;
+  REQUIRE(positions::decode_statistics(bytes, key40, moves_only, positions::Cells::Skip));
+  CHECK(moves_only == unsliced);
+  REQUIRE(positions::decode_statistics(bytes.substr(0, bytes.size() - 1), key40, moves_only,
+                                       positions::Cells::Skip));
+  CHECK(moves_only == unsliced);
+  CHECK_FALSE(positions::decode_statistics(old_form.substr(0, old_form.size() - 2), key40,
+                                           moves_only, positions::Cells::Skip));
 
   // Every slice the filters can name: the cells passing it are the games passing its filter.
   for (unsigned min_elo : {0u, 100u, 2000u, 2500u, 3000u})

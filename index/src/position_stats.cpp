@@ -317,7 +317,7 @@ void encode_statistics(const Statistics& statistics, std::string& out, std::uint
   }
 }
 
-bool decode_statistics(std::string_view bytes, std::uint64_t key40, Statistics& out) {
+bool decode_statistics(std::string_view bytes, std::uint64_t key40, Statistics& out, Cells cells) {
   out.keys.clear();
   out.unread.clear();
   bytes::Reader in(bytes);
@@ -369,7 +369,7 @@ bool decode_statistics(std::string_view bytes, std::uint64_t key40, Statistics& 
     out.unread.push_back(std::uint32_t(id));
   }
   // Schema 13's values end here: nothing sliced.
-  const bool with_cells = !in.empty();
+  const bool with_cells = !in.empty() && cells == Cells::Read;
   for (KeyStatistics& k : out.keys) {
     k.sliced = false;
     if (!with_cells) continue;
@@ -421,7 +421,7 @@ bool decode_statistics(std::string_view bytes, std::uint64_t key40, Statistics& 
     }
     if (!cells_add_up(k)) return false;
   }
-  return in.empty();
+  return in.empty() || cells == Cells::Skip;
 }
 
 void add_statistics(Statistics& into, const Statistics& from) {

@@ -150,7 +150,12 @@ void encode_statistics(const Statistics& statistics, std::string& out,
 // and dropped (not sliced) for the positions it does not slice.
 void as_written(Statistics& statistics, std::uint64_t threshold = small_generation_cells_threshold);
 // False when the bytes are not such a value for `key40` (truncated, left over, out of order).
-[[nodiscard]] bool decode_statistics(std::string_view bytes, std::uint64_t key40, Statistics& out);
+// With Cells::Skip, decoding stops before the cells, which come last and are most of a popular
+// position's bytes: every position comes back not sliced, its moves and the unread games whole
+// (what a count or a tree without a rating or year filter reads). Bytes past them are not checked.
+enum class Cells { Read, Skip };
+[[nodiscard]] bool decode_statistics(std::string_view bytes, std::uint64_t key40, Statistics& out,
+                                     Cells cells = Cells::Read);
 // Adds `from` into `into` (both sorted; the result too). The sum is sliced where both are.
 void add_statistics(Statistics& into, const Statistics& from);
 // Counts a game that played `move` in the position `key`; without `slice`, the position is not

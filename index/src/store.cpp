@@ -2247,7 +2247,10 @@ std::expected<PositionStatistics, Status> Store::position_statistics(
                                        positions::statistics_key(g.id, key40), &value);
     if (!s.ok() && !s.IsNotFound())
       return std::unexpected(from_rocksdb(s, "reading the position index's statistics"));
-    if (s.ok() && !positions::decode_statistics(value, key40, kept))
+    // A count or a tree without a slice reads the moves alone (the cells are skipped).
+    if (s.ok() && !positions::decode_statistics(
+                      value, key40, kept,
+                      slice.everything() ? positions::Cells::Skip : positions::Cells::Read))
       return std::unexpected(
           Status::error(Status::Code::Corruption, "statistics of the position index damaged"));
     // Other positions may share the 40 bits: only this one's count.
