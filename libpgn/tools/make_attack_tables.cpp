@@ -145,14 +145,22 @@ void write_array(std::ostream& out, const Bitboard* values, std::size_t n) {
   out << "\n}";
 }
 
-void write_slider(std::ostream& out, const char* name, const Slider& slider) {
+// The slider's entries, in the anonymous namespace of the generated file.
+void write_slider_table(std::ostream& out, const char* name, const Slider& slider) {
   out << "alignas(64) const Bitboard " << name << "_table[" << slider.table.size() << "] = ";
   write_array(out, slider.table.data(), slider.table.size());
-  out << ";\n}  // namespace\n\nconst Magic " << name << "_magics[64] = {\n";
-  for (const Magic& m : slider.magics)
+  out << ";\n";
+}
+
+// Each square's mask, multiplier, slice and shift.
+void write_slider_magics(std::ostream& out, const char* name, const Slider& slider) {
+  out << "const Magic " << name << "_magics[64] = {\n";
+  for (int sq = 0; sq < 64; ++sq) {
+    const Magic& m = slider.magics[sq];
     out << "    {" << hex(m.mask) << ", " << hex(m.magic) << ", " << name << "_table + "
-        << slider.offsets[&m - slider.magics] << ", " << m.shift << "},\n";
-  out << "};\n\nnamespace {\n";
+        << slider.offsets[sq] << ", " << m.shift << "},\n";
+  }
+  out << "};\n";
 }
 
 }  // namespace
@@ -203,9 +211,11 @@ int main(int argc, char** argv) {
   out << "#error \"the attack tables were generated for another -march (BMI2 or not)\"\n"
          "#endif\n\n"
          "namespace pgn::detail {\nnamespace {\n";
-  write_slider(out, "rook", rook);
-  write_slider(out, "bishop", bishop);
+  write_slider_table(out, "rook", rook);
+  write_slider_table(out, "bishop", bishop);
   out << "}  // namespace\n\n";
+  write_slider_magics(out, "rook", rook);
+  write_slider_magics(out, "bishop", bishop);
   auto table = [&](const char* declaration, const Bitboard* values, std::size_t n) {
     out << "const Bitboard " << declaration << " = ";
     write_array(out, values, n);
