@@ -12,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "pgn/reader.h"
 #include "pgn/replay.h"
 #include "pgndb/index/game_codec.h"
@@ -582,6 +585,43 @@ TEST_CASE("a reader opened without the import records searches, and refuses to r
   refused(without->find_fingerprint(1).error());
   std::vector<std::uint32_t> ids;
   refused(without->find_fingerprints({1, 2}, ids));
+}
+
+// A reader schedules no flushes or compactions, and starts none of the background threads
+// RocksDB starts at every open for them (four, for a query of a few milliseconds). The
+// database is written by another process, so that this one has started no RocksDB thread.
+TEST_CASE("a reader starts no background threads") {
+  TempDir tmp;
+  const std::string path = (tmp / "db").string();
+  pgndb::test::write_file(tmp / "in.pgn",
+                          "[White \"A\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 "
+                          "3. Bc4 Nf6 4. Qxf7# 1-0\n");
+  const pid_t writer = fork();
+  REQUIRE(writer >= 0);
+  if (writer == 0) {
+    auto store = Store::open(path);
+    pgndb::index::ImportOptions options;
+    options.threads = 1;
+    const bool written = store &&
+                         pgndb::index::import_file(*store, (tmp / "in.pgn").string(), options) &&
+                         store->settle().is_ok();
+    _exit(written ? 0 : 1);
+  }
+  int status = 0;
+  REQUIRE(waitpid(writer, &status, 0) == writer);
+  REQUIRE((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+
+  auto threads = [] {
+    return std::distance(std::filesystem::directory_iterator("/proc/self/task"),
+                         std::filesystem::directory_iterator());
+  };
+  const auto before = threads();
+  auto reader = Store::open(path, {.create_if_missing = false, .read_only = true});
+  REQUIRE(reader);
+  auto game = reader->game(1);
+  REQUIRE(game);
+  CHECK(game->moves.size() == 7);
+  CHECK(threads() == before);
 }
 
 // Imports of a few games each (a weekly issue added to a base) add a file to each family keyed

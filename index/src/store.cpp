@@ -3,6 +3,7 @@
 #include <rocksdb/cache.h>
 #include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
+#include <rocksdb/env.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
 #include <rocksdb/sst_file_writer.h>
@@ -399,6 +400,23 @@ std::expected<std::uint32_t, Status> stored_version(const rocksdb::DBOptions& op
     return std::unexpected(
         Status::error(Status::Code::Corruption, path + " is not a pgndb database"));
   return bytes::read_big_endian32(value);
+}
+
+// The environment of a read-only open: RocksDB's own, except that an open does not start the
+// background threads a writer's flushes and compactions run on. RocksDB starts
+// max_background_jobs of them at every open, and a reader schedules no such work: a query
+// command started and joined four threads around a search of a few milliseconds (a tenth of its
+// CPU, more of its time on a loaded machine). Work scheduled all the same would start a thread
+// as RocksDB's pools do when they have none. Never destroyed: databases may close at exit.
+rocksdb::Env* reader_env() {
+  class ReaderEnv : public rocksdb::EnvWrapper {
+   public:
+    ReaderEnv() : EnvWrapper(rocksdb::Env::Default()) {}
+    const char* Name() const override { return "pgndb-reader"; }
+    void IncBackgroundThreadsIfNeeded(int, Priority) override {}
+  };
+  static ReaderEnv* const env = new ReaderEnv();
+  return env;
 }
 
 Status other_schema(const rocksdb::DBOptions& options, const std::string& path) {
@@ -2615,6 +2633,7 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   // A reader opens every table file at once: files an importer deletes afterwards (compaction)
   // stay readable through their open handles.
   if (options.read_only) db_options.max_open_files = -1;
+  if (options.read_only) db_options.env = reader_env();
   // Opening the table files is the bulk of an open, and a query command opens the database
   // for one search: one thread per family (RocksDB's default, 16, started 169 threads for a
   // 50 ms query) and no statistics gathered from the files (they feed compaction choices only).
