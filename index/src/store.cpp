@@ -2632,8 +2632,10 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   db_options.create_missing_column_families = !options.read_only;
   // A reader opens every table file at once: files an importer deletes afterwards (compaction)
   // stay readable through their open handles.
-  if (options.read_only) db_options.max_open_files = -1;
-  if (options.read_only) db_options.env = reader_env();
+  if (options.read_only) {
+    db_options.max_open_files = -1;
+    db_options.env = reader_env();
+  }
   // Opening the table files is the bulk of an open, and a query command opens the database
   // for one search: one thread per family (RocksDB's default, 16, started 169 threads for a
   // 50 ms query) and no statistics gathered from the files (they feed compaction choices only).
@@ -2743,9 +2745,13 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     // A read-only open may leave families closed (RocksDB opens the table files of those it
     // is given only).
     std::vector<rocksdb::ColumnFamilyDescriptor> opened;
+    std::vector<int> opened_families;  // the Family of each of `opened`
     for (int f = 0; f < FamilyCount; ++f)
-      if (options.import_records || !is_import_record(f)) opened.push_back(descriptors[f]);
-    std::vector<rocksdb::ColumnFamilyHandle*> handles;
+      if (options.import_records || !is_import_record(f)) {
+        opened.push_back(descriptors[f]);
+        opened_families.push_back(f);
+      }
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;  // in the order of `opened`
     // An importer may delete table files (after a compaction) between our reading the list of
     // files and opening them: read the list again, after a pause that grows.
     for (int attempt = 0; attempt < 20; ++attempt) {
@@ -2756,8 +2762,7 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     // Indexed by Family; those left closed stay null.
     impl->families.assign(FamilyCount, nullptr);
     for (std::size_t i = 0; i < handles.size(); ++i)
-      for (int f = 0; f < FamilyCount; ++f)
-        if (family_name(f) == handles[i]->GetName()) impl->families[f] = handles[i];
+      impl->families[opened_families[i]] = handles[i];
     // A database written by another pgndb may lack some of our families, and a read-only open
     // cannot add them (InvalidArgument): read its schema version from what it has, to say so.
     // Listed only then: the list is read from the manifest, which the open reads again.
