@@ -103,6 +103,44 @@ std::string search_key(std::string_view name) {
   return index::name_search_key(index::normalize_name(name));
 }
 
+std::span<const FilterField> filter_fields() {
+  using F = FilterText;
+  static const FilterField fields[] = {
+      {"fen", "games that reach this position", FilterField::Text, &F::fen},
+      {"moves", "games that reach the position after these moves", FilterField::Text, &F::moves},
+      {"in-variations",
+       "the position in variations too",
+       FilterField::Switch,
+       {},
+       {},
+       &F::in_variations},
+      {"player", "a player's name, either colour", FilterField::Text, &F::player},
+      {"white", "White's name", FilterField::Text, &F::white},
+      {"black", "Black's name", FilterField::Text, &F::black},
+      {"player-re", "regular expression over players' names", FilterField::Text, &F::player_re},
+      {"white-re", "regular expression over White's name", FilterField::Text, &F::white_re},
+      {"black-re", "regular expression over Black's name", FilterField::Text, &F::black_re},
+      {"winner", "games this player won", FilterField::Text, &F::winner},
+      {"loser", "games this player lost", FilterField::Text, &F::loser},
+      {"result", "1-0, 0-1, 1/2-1/2 or *", FilterField::Text, &F::result},
+      {"eco", "ECO code or range: B90, B90-B99", FilterField::Text, &F::eco},
+      {"event", "text in the event", FilterField::Text, &F::event},
+      {"site", "text in the site", FilterField::Text, &F::site},
+      {"date", "date or range: 1985, 1985..1995, 1985.03.01..", FilterField::Text, &F::date},
+      {"min-elo", "both players rated at least N", FilterField::Number, {}, &F::min_elo},
+      {"max-elo", "both players rated at most N", FilterField::Number, {}, &F::max_elo},
+      {"min-plies", "main line of at least N plies", FilterField::Number, {}, &F::min_plies},
+      {"max-plies", "main line of at most N plies", FilterField::Number, {}, &F::max_plies},
+      {"annotated",
+       "games with comments or variations",
+       FilterField::Switch,
+       {},
+       {},
+       &F::annotated},
+  };
+  return fields;
+}
+
 std::expected<Filters, std::string> parse_filters(const FilterText& text) {
   Filters f;
   if (!text.fen.empty() && !text.moves.empty()) return Error("--fen and --moves: give one of them");

@@ -7,7 +7,9 @@
 #include <expected>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pgn/game_result.h"
@@ -35,6 +37,20 @@ struct FilterText {
   unsigned min_plies = 0, max_plies = 0;      // main-line plies
   bool annotated = false;                     // only games with comments or variations
 };
+
+// One filter as users name it: the CLI's option `--NAME` and the server's parameter `NAME`
+// (docs/query.md, docs/serve.md), with where its value goes in FilterText. Exactly one of the
+// three members is set, by its kind.
+struct FilterField {
+  enum Kind { Text, Number, Switch };
+  std::string_view name, help;
+  Kind kind;
+  std::string FilterText::*text = nullptr;
+  unsigned FilterText::*number = nullptr;
+  bool FilterText::*flag = nullptr;
+};
+// Every filter, in the order `--help` lists them.
+[[nodiscard]] std::span<const FilterField> filter_fields();
 
 // An inclusive range of numbers: dates as year << 16 | month << 8 | day (0 for an unknown part,
 // as index::GameSummary::date_number() gives them), main-line plies.
