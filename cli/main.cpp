@@ -31,6 +31,8 @@ void declare_show(po::options_description&, po::positional_options_description&)
 int run_show(const po::variables_map&);
 void declare_tree(po::options_description&, po::positional_options_description&);
 int run_tree(const po::variables_map&);
+void declare_serve(po::options_description&, po::positional_options_description&);
+int run_serve(const po::variables_map&);
 void declare_verify(po::options_description&, po::positional_options_description&);
 int run_verify(const po::variables_map&);
 void declare_compact(po::options_description&, po::positional_options_description&);
@@ -39,7 +41,7 @@ void declare_upgrade(po::options_description&, po::positional_options_descriptio
 int run_upgrade(const po::variables_map&);
 
 std::span<const Command> commands() {
-  static const std::array<Command, 13> all = {{
+  static const std::array<Command, 14> all = {{
       {"check", "replay every game and report each problem as FILE:LINE:COL", "pgndb check FILE...",
        declare_check, run_check},
       {"normalize", "rewrite games in PGN export format (canonical SAN, NAGs, 80 columns)",
@@ -61,6 +63,9 @@ std::span<const Command> commands() {
       {"tree", "the opening explorer: every move played from a position, and how it scored",
        "pgndb tree --db DIR [--fen FEN | --moves \"...\"] [filters] [--json]", declare_tree,
        run_tree},
+      {"serve", "the opening explorer and a JSON API over HTTP (lichess's explorer format)",
+       "pgndb serve --db DIR [--host 127.0.0.1] [--port 9090] [--threads N]", declare_serve,
+       run_serve},
       {"verify", "check every index entry against the games; exit 1 on any inconsistency",
        "pgndb verify --db DIR [--limit N] [--quiet]", declare_verify, run_verify},
       {"compact", "rewrite the database whole: smallest, fastest to search (readers go on)",

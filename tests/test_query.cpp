@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "pgn/san.h"
+#include "serve_process.h"
 #include "support.h"
 
 namespace fs = std::filesystem;
@@ -445,6 +447,111 @@ TEST_CASE("each row of the opening tree summarises the games pgn-extract says pl
       CHECK(std::stol((*m)[8].str()) == e.last_year);
     }
     CHECK(rows == expected.size());
+  }
+}
+
+TEST_CASE(
+    "the explorer at /masters gives the moves, results and best games pgn-extract's boards give") {
+  Slice& s = the_slice();
+  const auto boards = pgn_extract_boards();
+  REQUIRE(boards.size() == s.games.size());
+  const pgndb::test::ServeProcess server(s.db.string());
+  auto rating = [](const std::string& text) { return strict_rating(text, 0); };
+  auto year_between = [](std::map<std::string, std::string>& g, long first, long last) {
+    const std::string year = tag(g, "Date").substr(0, 4);
+    if (year.size() != 4 || year.find_first_not_of("0123456789") != std::string::npos) return false;
+    return std::stol(year) >= first && std::stol(year) <= last;
+  };
+  struct Case {
+    std::string moves, query;
+    std::function<bool(std::map<std::string, std::string>&)> keep;
+  };
+  // The FEN of pgn-extract's board after 1.d4 Nf6 (no en passant square after a knight move).
+  std::string after_d4_nf6 = board_after(s.tmp.path(), "1.d4 Nf6") + " - 0 2";
+  std::replace(after_d4_nf6.begin(), after_d4_nf6.end(), ' ', '+');
+  const Case cases[] = {
+      {"1.e4 c5", "play=e2e4,c7c5", nullptr},
+      {"1.d4 Nf6 2.c4 e6", "fen=" + after_d4_nf6 + "&play=c2c4,e7e6", nullptr},
+      {"1.e4 c5", "play=e2e4%2Cc7c5&since=1990&until=1999",
+       [&](auto& g) { return year_between(g, 1990, 1999); }},
+  };
+  for (const Case& c : cases) {
+    INFO(c.moves << ": /masters?" << c.query);
+    const std::string root = board_after(s.tmp.path(), c.moves);
+    const bool white_moves = root.find(" w ") != std::string::npos;
+    struct Expected {
+      std::array<long, 3> results{};
+      long elo_sum = 0, rated = 0;
+      std::vector<std::size_t> games;  // indexes into s.games
+    };
+    std::map<std::string, Expected> expected;
+    std::array<long, 3> totals{};
+    std::vector<std::pair<long, std::size_t>> by_rating;  // (-average, index): the best first
+    for (std::size_t g = 0; g < boards.size(); ++g) {
+      if (c.keep && !c.keep(s.games[g])) continue;
+      const auto at = std::find(boards[g].begin(), boards[g].end(), root);
+      if (at == boards[g].end()) continue;
+      const std::string result = tag(s.games[g], "Result");
+      const std::array<long, 3> score = {result == "1-0", result == "1/2-1/2", result == "0-1"};
+      for (int i = 0; i < 3; ++i) totals[i] += score[i];
+      if (at + 1 == boards[g].end()) continue;  // ends here: counted, but plays no move
+      auto& row = expected[*(at + 1)];
+      for (int i = 0; i < 3; ++i) row.results[i] += score[i];
+      row.games.push_back(g);
+      if (const int elo = rating(tag(s.games[g], white_moves ? "WhiteElo" : "BlackElo"))) {
+        row.elo_sum += elo;
+        ++row.rated;
+      }
+      const int w = rating(tag(s.games[g], "WhiteElo")), b = rating(tag(s.games[g], "BlackElo"));
+      const int known = (w != 0) + (b != 0);
+      by_rating.emplace_back(known ? -long(w + b) / known : 1, g);
+    }
+    REQUIRE(expected.size() >= 2);
+
+    const auto answer = server.get("/masters?" + c.query + "&moves=100&topGames=5");
+    REQUIRE(answer.status == 200);
+    const auto json = answer.json();
+    CHECK(json["white"] == totals[0]);
+    CHECK(json["draws"] == totals[1]);
+    CHECK(json["black"] == totals[2]);
+    CHECK(json["moves"].size() == expected.size());
+    const pgn::Position position = pgndb::test::fen(board_after(s.tmp.path(), c.moves) + " - 0 1");
+    std::map<std::string, std::string> uci_to_board;
+    for (const auto& m : json["moves"]) {
+      const std::string san = m["san"], uci = m["uci"];
+      INFO(san << " " << uci);
+      const std::string after = board_after(s.tmp.path(), c.moves + " " + san);
+      uci_to_board[uci] = after;
+      REQUIRE(expected.count(after));
+      const Expected& e = expected[after];
+      CHECK(std::array<long, 3>{m["white"], m["draws"], m["black"]} == e.results);
+      CHECK(m["averageRating"] == (e.rated ? e.elo_sum / e.rated : 0));
+      // The same move in both notations.
+      const auto by_uci = pgn::parse_san(position, uci), by_san = pgn::parse_san(position, san);
+      REQUIRE(by_uci);
+      REQUIRE(by_san);
+      CHECK(*by_uci == *by_san);
+      if (e.games.size() == 1) {
+        REQUIRE(m["game"].is_object());
+        CHECK(m["game"]["id"] == std::to_string(e.games[0] + 1));
+        CHECK(m["game"]["white"]["name"] == tag(s.games[e.games[0]], "White"));
+      } else {
+        CHECK(m["game"].is_null());
+      }
+    }
+    // The best-rated games by the average of their known ratings, ties in the order imported.
+    std::sort(by_rating.begin(), by_rating.end());
+    const auto& top = json["topGames"];
+    REQUIRE(top.size() == std::min<std::size_t>(5, by_rating.size()));
+    for (std::size_t i = 0; i < top.size(); ++i) {
+      const std::size_t g = by_rating[i].second;
+      INFO("top game " << i);
+      CHECK(top[i]["id"] == std::to_string(g + 1));
+      CHECK(top[i]["white"]["name"] == tag(s.games[g], "White"));
+      CHECK(top[i]["black"]["name"] == tag(s.games[g], "Black"));
+      const auto at = std::find(boards[g].begin(), boards[g].end(), root);
+      CHECK(uci_to_board[top[i]["uci"]] == *(at + 1));
+    }
   }
 }
 

@@ -1,0 +1,60 @@
+// pgndb serve: the explorer and the API over HTTP (docs/serve.md), until SIGINT or SIGTERM.
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <iostream>
+#include <thread>
+
+#include "command.h"
+#include "pgndb/serve/server.h"
+
+namespace pgndb::cli {
+
+void declare_serve(po::options_description& options, po::positional_options_description&) {
+  options.add_options()("db", po::value<std::string>()->required(), "database directory")(
+      "host", po::value<std::string>()->default_value("127.0.0.1"),
+      "address to listen on (the default serves this machine only)")(
+      "port", po::value<unsigned>()->default_value(9090), "port (0: any free port)")(
+      "threads", po::value<unsigned>()->default_value(4), "requests answered at once");
+}
+
+int run_serve(const po::variables_map& vm) {
+  serve::ServerOptions options;
+  options.db = vm["db"].as<std::string>();
+  options.host = vm["host"].as<std::string>();
+  options.port = vm["port"].as<unsigned>();
+  options.threads = vm["threads"].as<unsigned>();
+  if (options.port > 65535 || options.threads == 0 || options.threads > 256) {
+    std::cerr << "pgndb serve: --port is 0 to 65535 and --threads 1 to 256\n";
+    return Usage;
+  }
+  // SIGINT and SIGTERM go to one thread that stops the server: blocked before any thread
+  // starts, so that every thread inherits the mask.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  auto server = serve::Server::start(options);
+  if (!server) {
+    std::cerr << "pgndb serve: " << server.error().message() << '\n';
+    return Usage;
+  }
+  std::cout << "pgndb serve: http://" << options.host << ':' << server->port() << "/ (database "
+            << options.db << "; Ctrl-C stops)" << std::endl;
+  std::thread waiter([&] {
+    int signal = 0;
+    sigwait(&stop_signals, &signal);
+    server->stop();
+  });
+  server->run();
+  // Stopped otherwise than by a signal (the listening socket failed): wake the waiter. After a
+  // signal the waiter has returned, and this one stays pending, blocked, until the exit.
+  kill(getpid(), SIGTERM);
+  waiter.join();
+  return Success;
+}
+
+}  // namespace pgndb::cli

@@ -1,0 +1,27 @@
+// Games as JSON: whole (tags, moves in SAN and UCI, the FEN after each ply, comments, NAGs and
+// variations), and in the shape of lichess's explorer (players, winner, year and month).
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+
+#include "pgn/game_record.h"
+
+namespace pgndb::serve {
+
+// Object keys keep the order they were added in, so that responses read like the PGN they come
+// from (tags in the game's order).
+using Json = nlohmann::ordered_json;
+
+// `{"id", "result", "tags": {...}, "start": FEN, "leading_comments": [...], "moves": [...]}`:
+// each move `{"ply", "san", "uci", "fen", "nags", "comments_before", "comments_after",
+// "variations": [[moves...]...], "comments_after_variations"}`, the empty arrays left out.
+// `ply` counts from 1 within the game, variations included (a variation's first move has the
+// ply of the move it replaces).
+[[nodiscard]] Json game_json(std::uint32_t id, const pgn::GameRecord& game);
+
+// lichess's game object: `{"id", "winner": "white"|"black"|null, "white": {"name", "rating"},
+// "black": {...}, "year", "month": "YYYY-MM"}`, null where the tags do not say.
+[[nodiscard]] Json explorer_game(std::uint32_t id, const pgn::GameRecord& game);
+
+}  // namespace pgndb::serve

@@ -1,0 +1,103 @@
+#include "pgndb/serve/game_json.h"
+
+#include <charconv>
+#include <string>
+
+#include "pgn/fen.h"
+#include "pgn/san.h"
+
+namespace pgndb::serve {
+
+namespace {
+
+Json strings(const std::vector<std::string>& texts) {
+  Json out = Json::array();
+  for (const auto& t : texts) out.push_back(t);
+  return out;
+}
+
+// The moves of `line`, played from `pos` (which is left as it was).
+Json line_json(const pgn::Line& line, pgn::Position pos, unsigned first_ply) {
+  Json moves = Json::array();
+  unsigned ply = first_ply;
+  for (const pgn::MoveNode& node : line) {
+    Json m;
+    m["ply"] = ply;
+    m["san"] = pgn::to_san(pos, node.move);
+    m["uci"] = pgn::to_uci(pos, node.move);
+    if (!node.comments_before.empty()) m["comments_before"] = strings(node.comments_before);
+    if (!node.variations.empty()) {
+      Json variations = Json::array();
+      for (const pgn::Line& variation : node.variations)
+        variations.push_back(line_json(variation, pos, ply));
+      m["variations"] = std::move(variations);
+    }
+    pos.play_or_pass(node.move);
+    m["fen"] = pgn::to_fen(pos);
+    if (!node.nags.empty()) {
+      Json nags = Json::array();
+      for (std::uint8_t nag : node.nags) nags.push_back(nag);
+      m["nags"] = std::move(nags);
+    }
+    if (!node.comments_after.empty()) m["comments_after"] = strings(node.comments_after);
+    if (!node.comments_after_variations.empty())
+      m["comments_after_variations"] = strings(node.comments_after_variations);
+    moves.push_back(std::move(m));
+    ++ply;
+  }
+  return moves;
+}
+
+// The number at the start of `text` (a rating, a year), or null.
+Json leading_number(std::string_view text, std::size_t digits) {
+  unsigned n = 0;
+  if (text.size() < digits) return nullptr;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + digits, n);
+  if (error != std::errc() || end != text.data() + digits) return nullptr;
+  return n;
+}
+
+Json player(const pgn::GameRecord& game, std::string_view name_tag, std::string_view elo_tag) {
+  const std::string* name = game.tag(name_tag);
+  const std::string* elo = game.tag(elo_tag);
+  Json p;
+  p["name"] = name ? *name : "?";
+  Json rating = elo ? leading_number(*elo, elo->size()) : Json(nullptr);
+  p["rating"] = rating.is_number() && rating.get<unsigned>() > 0 ? rating : Json(nullptr);
+  return p;
+}
+
+}  // namespace
+
+Json game_json(std::uint32_t id, const pgn::GameRecord& game) {
+  Json out;
+  out["id"] = id;
+  out["result"] = game.result;
+  Json tags = Json::object();
+  for (const auto& [name, value] : game.tags) tags[name] = value;
+  out["tags"] = std::move(tags);
+  out["start"] = pgn::to_fen(game.start);
+  if (!game.leading_comments.empty()) out["leading_comments"] = strings(game.leading_comments);
+  out["moves"] = line_json(game.moves, game.start, 1);
+  return out;
+}
+
+Json explorer_game(std::uint32_t id, const pgn::GameRecord& game) {
+  Json out;
+  out["id"] = std::to_string(id);
+  out["winner"] = game.result == "1-0"   ? Json("white")
+                  : game.result == "0-1" ? Json("black")
+                                         : Json(nullptr);
+  out["white"] = player(game, "White", "WhiteElo");
+  out["black"] = player(game, "Black", "BlackElo");
+  const std::string* date = game.tag("Date");
+  const Json year = date ? leading_number(*date, 4) : Json(nullptr);
+  out["year"] = year;
+  out["month"] = nullptr;
+  if (year.is_number() && date->size() >= 7 && (*date)[4] == '.' &&
+      leading_number(std::string_view(*date).substr(5), 2).is_number())
+    out["month"] = date->substr(0, 4) + "-" + date->substr(5, 2);
+  return out;
+}
+
+}  // namespace pgndb::serve

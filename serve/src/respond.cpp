@@ -1,0 +1,478 @@
+#include "pgndb/serve/respond.h"
+
+#include <algorithm>
+#include <charconv>
+#include <exception>
+#include <optional>
+#include <vector>
+
+#include "pgn/fen.h"
+#include "pgn/game.h"
+#include "pgn/san.h"
+#include "pgn/text.h"
+#include "pgn/writer.h"
+#include "pgndb/query/filters.h"
+#include "pgndb/query/game_facts.h"
+#include "pgndb/query/search.h"
+#include "pgndb/query/tree.h"
+#include "pgndb/serve/game_json.h"
+#include "pgndb/serve/parameters.h"
+#include "pgndb/serve/query_string.h"
+
+namespace pgndb::serve {
+
+namespace {
+
+struct Failure {
+  int status;
+  std::string message;
+};
+using Answer = std::expected<Response, Failure>;
+
+Failure bad(std::string message) {
+  // The filters' messages name the CLI's option (`--date: ...`); a parameter has no dashes.
+  if (message.starts_with("--")) message.erase(0, 2);
+  return {400, std::move(message)};
+}
+Failure failed(const index::Status& status) { return {500, status.message()}; }
+
+// Text from the games is what the PGN held: bytes that are not UTF-8 (Latin-1 names in old
+// archives) are written as U+FFFD rather than failing the response.
+std::string dump(const Json& body) {
+  return body.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+Response json_response(const Json& body) { return {200, "application/json", dump(body), {}}; }
+
+// The number at the end of a path such as /api/game/17; nothing unless it is all digits.
+std::optional<std::uint32_t> trailing_id(std::string_view path, std::string_view prefix) {
+  if (!path.starts_with(prefix)) return std::nullopt;
+  const std::string_view digits = path.substr(prefix.size());
+  std::uint32_t id = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
+  if (digits.empty() || error != std::errc() || end != digits.data() + digits.size())
+    return std::nullopt;
+  return id;
+}
+
+std::expected<pgn::GameRecord, Failure> stored_game(const index::Store& store, std::uint32_t id) {
+  if (id == 0 || id > store.game_count())
+    return std::unexpected(Failure{404, pgn::cat("no game ", id, " (the database holds games 1 to ",
+                                                 store.game_count(), ")")});
+  auto game = store.game(id);
+  if (!game) return std::unexpected(failed(game.error()));
+  return std::move(*game);
+}
+
+// ---- the explorer in lichess's format ------------------------------------------------------
+
+// `fen` (or the start) and the UCI moves of `play` after it.
+std::expected<pgn::Position, Failure> explorer_position(ParameterReader& reader) {
+  auto fen = reader.text("fen");
+  auto play = reader.text("play");
+  if (!fen) return std::unexpected(bad(fen.error()));
+  if (!play) return std::unexpected(bad(play.error()));
+  pgn::Position pos;
+  if (*fen) {
+    auto parsed = pgn::parse_fen(**fen);
+    if (!parsed) return std::unexpected(bad(pgn::cat("fen: '", **fen, "' is not a position")));
+    pos = *parsed;
+  }
+  if (*play && !(*play)->empty()) {
+    std::string_view rest = **play;
+    while (true) {
+      const std::size_t comma = rest.find(',');
+      const std::string_view uci = rest.substr(0, comma);
+      const bool shaped =
+          (uci.size() == 4 || uci.size() == 5) && uci[0] >= 'a' && uci[0] <= 'h' && uci[1] >= '1' &&
+          uci[1] <= '8' && uci[2] >= 'a' && uci[2] <= 'h' && uci[3] >= '1' && uci[3] <= '8' &&
+          (uci.size() == 4 || std::string_view("qrbn").find(uci[4]) != std::string_view::npos);
+      auto move = shaped
+                      ? pgn::parse_san(pos, uci)
+                      : std::expected<pgn::Move, pgn::SanError>(std::unexpected(pgn::SanError{}));
+      if (!move || move->is_null())
+        return std::unexpected(bad(pgn::cat(
+            "play: '", uci, "' is not a legal move in UCI notation in ", pgn::to_fen(pos))));
+      pos.play(*move);
+      if (comma == std::string_view::npos) break;
+      rest = rest.substr(comma + 1);
+    }
+  }
+  return pos;
+}
+
+// `since` and `until`: a year (lichess's masters explorer) or a month, `YYYY-MM` (its lichess
+// games explorer), as a date range of query::FilterText.
+std::expected<std::string, Failure> explorer_dates(ParameterReader& reader) {
+  std::string bounds[2];
+  const char* names[2] = {"since", "until"};
+  for (int i = 0; i < 2; ++i) {
+    auto v = reader.text(names[i]);
+    if (!v) return std::unexpected(bad(v.error()));
+    if (!*v) continue;
+    const std::string& t = **v;
+    const auto digits = [&](std::size_t from, std::size_t n) {
+      return std::all_of(t.begin() + from, t.begin() + from + n,
+                         [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (t.size() == 4 && digits(0, 4))
+      bounds[i] = t;
+    else if (t.size() == 7 && digits(0, 4) && t[4] == '-' && digits(5, 2))
+      bounds[i] = t.substr(0, 4) + "." + t.substr(5, 2);
+    else
+      return std::unexpected(
+          bad(pgn::cat(names[i], ": '", t, "' is not a year (1952) or a month (2015-03)")));
+  }
+  if (bounds[0].empty() && bounds[1].empty()) return std::string();
+  return bounds[0] + ".." + bounds[1];
+}
+
+// The one game behind a move played once from `root`: among the games at the position after it,
+// the one whose main line stands first in `root` and plays the move there.
+std::expected<Json, Failure> single_game(const index::Store& store, query::Filters filters,
+                                         const pgn::Position& root, pgn::Move move) {
+  pgn::Position child = root;
+  child.play(move);
+  filters.position = child;
+  auto search = query::Search::start(store, filters);
+  if (!search) return std::unexpected(failed(search.error()));
+  const pgn::Key key = pgn::repetition_key(root);
+  // A move played once leads to a position few games reach by other orders; past this many
+  // candidates the answer says null rather than read on.
+  for (int examined = 0; examined < 64; ++examined) {
+    auto id = search->next();
+    if (!id) return std::unexpected(failed(id.error()));
+    if (!*id) break;
+    auto game = store.game(**id);
+    if (!game) return std::unexpected(failed(game.error()));
+    const auto ply = query::first_ply_at(*game, key);
+    if (ply && *ply < game->moves.size() && game->moves[*ply].move == move)
+      return explorer_game(**id, *game);
+  }
+  return Json(nullptr);
+}
+
+Answer masters(const index::Store& store, const Parameters& parameters) {
+  ParameterReader reader(parameters);
+  auto variant = reader.text("variant");
+  if (!variant) return std::unexpected(bad(variant.error()));
+  if (*variant && **variant != "standard")
+    return std::unexpected(bad(pgn::cat("variant: '", **variant, "': only standard chess")));
+  auto position = explorer_position(reader);
+  if (!position) return std::unexpected(position.error());
+  query::FilterText text;
+  auto dates = explorer_dates(reader);
+  if (!dates) return std::unexpected(dates.error());
+  text.date = *dates;
+  auto move_rows = reader.number("moves", 0, 1000);
+  if (!move_rows) return std::unexpected(bad(move_rows.error()));
+  auto top_games = reader.number("topGames", 0, 100);
+  if (!top_games) return std::unexpected(bad(top_games.error()));
+  // lichess ignores parameters it does not know; so does this path (docs/serve.md).
+
+  auto filters = query::parse_filters(text);
+  if (!filters) return std::unexpected(bad(filters.error()));
+  filters->position = *position;
+  auto rows = query::opening_tree(store, *filters);
+  if (!rows) return std::unexpected(failed(rows.error()));
+
+  Json out;
+  std::uint64_t white = 0, draws = 0, black = 0;
+  for (const auto& r : *rows) {
+    white += r.white_wins;
+    draws += r.draws;
+    black += r.black_wins;
+  }
+  out["white"] = white;
+  out["draws"] = draws;
+  out["black"] = black;
+  Json moves = Json::array();
+  const std::size_t shown = move_rows->value_or(12);
+  for (const auto& r : *rows) {
+    if (moves.size() >= shown) break;
+    if (r.move == pgn::Move::none()) continue;
+    Json m;
+    m["uci"] = pgn::to_uci(*position, r.move);
+    m["san"] = r.san;
+    m["averageRating"] = r.average_elo;
+    m["white"] = r.white_wins;
+    m["draws"] = r.draws;
+    m["black"] = r.black_wins;
+    m["game"] = nullptr;
+    if (r.games == 1) {
+      auto game = single_game(store, *filters, *position, r.move);
+      if (!game) return std::unexpected(game.error());
+      m["game"] = std::move(*game);
+    }
+    moves.push_back(std::move(m));
+  }
+  out["moves"] = std::move(moves);
+
+  // The best-rated games that played a move here (by the players' average rating).
+  Json top = Json::array();
+  const std::size_t wanted = top_games->value_or(15);
+  if (wanted > 0) {
+    auto search = query::Search::start(store, *filters, query::Order::EloDescending);
+    if (!search) return std::unexpected(failed(search.error()));
+    const pgn::Key key = pgn::repetition_key(*position);
+    while (top.size() < wanted) {
+      auto id = search->next();
+      if (!id) return std::unexpected(failed(id.error()));
+      if (!*id) break;
+      auto game = store.game(**id);
+      if (!game) return std::unexpected(failed(game.error()));
+      const auto ply = query::first_ply_at(*game, key);
+      if (!ply || *ply >= game->moves.size()) continue;  // ends here, or another position
+      Json g;
+      g["uci"] = pgn::to_uci(*position, game->moves[*ply].move);
+      const Json shape = explorer_game(**id, *game);
+      for (const auto& [k, v] : shape.items()) g[k] = v;
+      top.push_back(std::move(g));
+    }
+  }
+  out["topGames"] = std::move(top);
+  out["opening"] = nullptr;  // until openings are classified
+  return json_response(out);
+}
+
+// ---- pgndb's own API -----------------------------------------------------------------------
+
+// The filters of query::filter_fields() from `reader`, checked; the position required when
+// `need_position`.
+std::expected<query::Filters, Failure> api_filters(ParameterReader& reader) {
+  query::FilterText text;
+  if (auto taken = reader.filters(text); !taken) return std::unexpected(bad(taken.error()));
+  auto filters = query::parse_filters(text);
+  if (!filters) return std::unexpected(bad(filters.error()));
+  return std::move(*filters);
+}
+
+std::expected<void, Failure> no_unknown(const ParameterReader& reader) {
+  if (auto name = reader.unknown())
+    return std::unexpected(bad(pgn::cat("unknown parameter '", *name, "'")));
+  return {};
+}
+
+Answer api_tree(const index::Store& store, const Parameters& parameters) {
+  ParameterReader reader(parameters);
+  auto filters = api_filters(reader);
+  if (!filters) return std::unexpected(filters.error());
+  if (auto known = no_unknown(reader); !known) return std::unexpected(known.error());
+  if (filters->in_variations)
+    return std::unexpected(bad("in-variations: the tree follows main lines only"));
+  if (!filters->position) filters->position = pgn::Position();
+  auto rows = query::opening_tree(store, *filters);
+  if (!rows) return std::unexpected(failed(rows.error()));
+  Json out;
+  out["fen"] = pgn::to_fen(*filters->position);
+  std::uint64_t games = 0;
+  Json moves = Json::array();
+  for (const auto& r : *rows) {
+    games += r.games;
+    Json m;
+    const bool end = r.move == pgn::Move::none();
+    m["san"] = end ? Json(nullptr) : Json(r.san);
+    m["uci"] = end ? Json(nullptr) : Json(pgn::to_uci(*filters->position, r.move));
+    m["games"] = r.games;
+    m["white_wins"] = r.white_wins;
+    m["draws"] = r.draws;
+    m["black_wins"] = r.black_wins;
+    m["average_elo"] = r.average_elo;
+    m["performance"] = r.performance;
+    m["last_year"] = r.last_year;
+    moves.push_back(std::move(m));
+  }
+  out["games"] = games;
+  out["moves"] = std::move(moves);
+  return json_response(out);
+}
+
+std::expected<query::Order, Failure> sort_order(ParameterReader& reader) {
+  auto sort = reader.text("sort");
+  if (!sort) return std::unexpected(bad(sort.error()));
+  if (!*sort) return query::Order::Id;
+  static const std::pair<std::string_view, query::Order> orders[] = {
+      {"id", query::Order::Id},
+      {"date", query::Order::Date},
+      {"-date", query::Order::DateDescending},
+      {"elo", query::Order::Elo},
+      {"-elo", query::Order::EloDescending}};
+  for (const auto& [name, order] : orders)
+    if (name == **sort) return order;
+  return std::unexpected(bad(pgn::cat("sort: '", **sort, "' is not id, date, -date, elo or -elo")));
+}
+
+Answer api_find(const index::Store& store, const Parameters& parameters) {
+  ParameterReader reader(parameters);
+  auto filters = api_filters(reader);
+  if (!filters) return std::unexpected(filters.error());
+  auto order = sort_order(reader);
+  if (!order) return std::unexpected(order.error());
+  auto limit = reader.number("limit", 1, 1000);
+  if (!limit) return std::unexpected(bad(limit.error()));
+  auto offset = reader.number("offset", 0, 1'000'000'000);
+  if (!offset) return std::unexpected(bad(offset.error()));
+  auto count = reader.flag("count");
+  if (!count) return std::unexpected(bad(count.error()));
+  if (auto known = no_unknown(reader); !known) return std::unexpected(known.error());
+
+  Json out;
+  if (count->value_or(false)) {
+    query::Plan plan;
+    auto n = query::count_games(store, *filters, plan);
+    if (!n) return std::unexpected(failed(n.error()));
+    out["total"] = *n;
+  }
+  auto search = query::Search::start(store, *filters, *order);
+  if (!search) return std::unexpected(failed(search.error()));
+  const unsigned skip = offset->value_or(0), wanted = limit->value_or(20);
+  for (unsigned skipped = 0; skipped < skip; ++skipped) {
+    auto id = search->next();
+    if (!id) return std::unexpected(failed(id.error()));
+    if (!*id) break;
+  }
+  Json games = Json::array();
+  bool more = false;
+  while (true) {
+    auto id = search->next();
+    if (!id) return std::unexpected(failed(id.error()));
+    if (!*id) break;
+    if (games.size() == wanted) {
+      more = true;
+      break;
+    }
+    const bool position = filters->position.has_value();
+    auto game = position ? store.game(**id) : store.game_header(**id);
+    if (!game) return std::unexpected(failed(game.error()));
+    Json g;
+    g["id"] = **id;
+    g["result"] = game->result;
+    Json tags = Json::object();
+    for (const auto& [name, value] : game->tags) tags[name] = value;
+    g["tags"] = std::move(tags);
+    if (position) {
+      const auto ply = query::first_ply_at(*game, pgn::repetition_key(*filters->position));
+      g["ply"] = ply ? Json(*ply) : Json(nullptr);
+    }
+    games.push_back(std::move(g));
+  }
+  out["offset"] = skip;
+  out["games"] = std::move(games);
+  out["next_offset"] = more ? Json(skip + wanted) : Json(nullptr);
+  return json_response(out);
+}
+
+Answer api_game(const index::Store& store, std::uint32_t id, const Parameters& parameters) {
+  ParameterReader reader(parameters);
+  auto format = reader.text("format");
+  if (!format) return std::unexpected(bad(format.error()));
+  if (auto known = no_unknown(reader); !known) return std::unexpected(known.error());
+  const std::string f = format->value_or("json");
+  if (f != "json" && f != "pgn")
+    return std::unexpected(bad(pgn::cat("format: '", f, "' is not json or pgn")));
+  auto game = stored_game(store, id);
+  if (!game) return std::unexpected(game.error());
+  if (f == "json") return json_response(game_json(id, *game));
+  Response r{200, "application/x-chess-pgn", {}, {}};
+  pgn::write_game(*game, r.body);
+  return r;
+}
+
+Answer api_stats(const index::Store& store, const Parameters& parameters) {
+  ParameterReader reader(parameters);
+  if (auto known = no_unknown(reader); !known) return std::unexpected(known.error());
+  auto stats = store.stats();
+  if (!stats) return std::unexpected(failed(stats.error()));
+  Json out;
+  out["games"] = stats->games;
+  out["rejects"] = stats->rejects;
+  out["sources"] = stats->sources;
+  out["positions"] = stats->positions;
+  out["position_generations"] = stats->position_generations;
+  out["duplicates"] = stats->duplicates;
+  out["players"] = stats->players;
+  out["first_date"] = stats->first_date;
+  out["last_date"] = stats->last_date;
+  Json bytes = Json::object();
+  std::uint64_t total = 0;
+  for (const auto& [part, n] : stats->bytes_by_part) {
+    bytes[part] = n;
+    total += n;
+  }
+  out["bytes"] = std::move(bytes);
+  out["bytes_total"] = total;
+  return json_response(out);
+}
+
+// The games as PGN, a few at a time as the client reads them.
+Answer api_export(const std::shared_ptr<const index::Store>& store, const Parameters& parameters) {
+  ParameterReader reader(parameters);
+  auto filters = api_filters(reader);
+  if (!filters) return std::unexpected(filters.error());
+  auto order = sort_order(reader);
+  if (!order) return std::unexpected(order.error());
+  auto limit = reader.number("limit", 0, 4'000'000'000u);
+  if (!limit) return std::unexpected(bad(limit.error()));
+  if (auto known = no_unknown(reader); !known) return std::unexpected(known.error());
+  auto search = query::Search::start(*store, *filters, *order);
+  if (!search) return std::unexpected(failed(search.error()));
+  struct State {
+    std::shared_ptr<const index::Store> store;
+    query::Search search;
+    std::uint64_t left;
+  };
+  auto state = std::make_shared<State>(
+      State{store, std::move(*search), limit->value_or(0) ? **limit : UINT64_MAX});
+  Response r{200, "application/x-chess-pgn", {}, {}};
+  // A failure halfway cannot change the status any more: the stream ends early, and the client
+  // sees a truncated body (docs/serve.md).
+  r.stream = [state](std::string& out) {
+    for (int n = 0; n < 64 && state->left > 0; ++n, --state->left) {
+      auto id = state->search.next();
+      if (!id || !*id) return false;
+      auto game = state->store->game(**id);
+      if (!game) return false;
+      pgn::write_game(*game, out);
+    }
+    return state->left > 0;
+  };
+  return r;
+}
+
+Answer route(const std::shared_ptr<const index::Store>& store, std::string_view path,
+             const Parameters& parameters) {
+  if (path == "/masters") return masters(*store, parameters);
+  if (auto id = trailing_id(path, "/masters/pgn/")) {
+    auto game = stored_game(*store, *id);
+    if (!game) return std::unexpected(game.error());
+    Response r{200, "application/x-chess-pgn", {}, {}};
+    pgn::write_game(*game, r.body);
+    return r;
+  }
+  if (path == "/api/tree") return api_tree(*store, parameters);
+  if (path == "/api/find") return api_find(*store, parameters);
+  if (path == "/api/export") return api_export(store, parameters);
+  if (path == "/api/stats") return api_stats(*store, parameters);
+  if (auto id = trailing_id(path, "/api/game/")) return api_game(*store, *id, parameters);
+  return std::unexpected(Failure{404, pgn::cat("no such path: ", path)});
+}
+
+}  // namespace
+
+Response respond(const std::shared_ptr<const index::Store>& store, std::string_view path,
+                 std::string_view query) {
+  Answer answer;
+  try {
+    auto parameters = parse_query_string(query);
+    answer = parameters ? route(store, path, *parameters)
+                        : Answer(std::unexpected(bad(parameters.error())));
+  } catch (const std::exception& e) {
+    // Out of memory, or a library's exception: the request fails, the server goes on.
+    answer = std::unexpected(Failure{500, pgn::cat("internal error: ", e.what())});
+  }
+  if (answer) return std::move(*answer);
+  Json error;
+  error["error"] = answer.error().message;
+  return {answer.error().status, "application/json", dump(error), {}};
+}
+
+}  // namespace pgndb::serve

@@ -1,0 +1,256 @@
+// pgndb serve: the query string, the answers to bad requests, games as JSON checked against
+// pgn-extract's boards (an independent rules engine: its FEN comment after every move, in
+// variations too), the API against the commands it mirrors, and games imported while the
+// server runs. The lichess-format explorer is checked against pgn-extract in test_query.cpp.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <regex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pgndb/serve/query_string.h"
+#include "serve_process.h"
+#include "support.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using pgndb::test::run_command;
+using pgndb::test::ServeProcess;
+using pgndb::test::TempDir;
+
+namespace {
+
+const fs::path samples = fs::path(PGNDB_SOURCE_DIR) / "samples";
+
+std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
+
+void import(const fs::path& db, const std::string& files) {
+  auto r =
+      run_command(std::string(PGNDB_BINARY) + " import --db " + quoted(db) + " " + files + " 2>&1");
+  INFO(r.out);
+  REQUIRE(r.exit_code == 0);
+}
+
+// pgn-extract's boards (placement, side to move, castling) in the order its FEN comments stand
+// in the text of each game of `file`: after each move, a variation's moves where it is written.
+std::vector<std::vector<std::string>> pgn_extract_boards(const fs::path& file) {
+  auto r = run_command("/usr/games/pgn-extract -s --fencomments " + quoted(file) + " 2>/dev/null");
+  REQUIRE(r.exit_code == 0);
+  static const std::regex fen_comment(R"(\{ ([^ ]+ [wb] [^ ]+) [^}]*\})");
+  std::vector<std::vector<std::string>> games;
+  std::string text;
+  auto flush = [&] {
+    if (text.empty()) return;
+    games.emplace_back();
+    for (std::sregex_iterator m(text.begin(), text.end(), fen_comment), end; m != end; ++m)
+      games.back().push_back((*m)[1].str());
+    text.clear();
+  };
+  std::istringstream in(r.out);
+  std::string line;
+  bool in_moves = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("[Event ", 0) == 0 && in_moves) {
+      flush();
+      in_moves = false;
+    }
+    if (!line.empty() && line[0] != '[') in_moves = true;
+    text += line + ' ';
+  }
+  flush();
+  return games;
+}
+
+// The first three fields of a FEN.
+std::string board(const std::string& fen) {
+  std::size_t at = 0;
+  for (int spaces = 0; spaces < 3 && at != std::string::npos; ++spaces) at = fen.find(' ', at + 1);
+  return fen.substr(0, at);
+}
+
+// The boards of /api/game's moves in the order PGN writes them: a move, then its variations.
+void flatten(const json& moves, std::vector<std::string>& out) {
+  for (const auto& m : moves) {
+    out.push_back(board(m["fen"]));
+    if (m.contains("variations"))
+      for (const auto& line : m["variations"]) flatten(line, out);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a query string is split at & and =, with + and %XX decoded") {
+  using pgndb::serve::parse_query_string;
+  auto p = parse_query_string("fen=rnbqkbnr%2Fpp+w&play=e2e4,c7c5&flag&&empty=&x=%41%62");
+  REQUIRE(p);
+  REQUIRE(p->size() == 5);
+  CHECK((*p)[0].name == "fen");
+  CHECK((*p)[0].value == "rnbqkbnr/pp w");
+  CHECK((*p)[1].value == "e2e4,c7c5");
+  CHECK((*p)[2].name == "flag");
+  CHECK((*p)[2].value.empty());
+  CHECK((*p)[3].name == "empty");
+  CHECK((*p)[4].value == "Ab");
+  CHECK(parse_query_string("")->empty());
+
+  auto bad = parse_query_string("a=1&b=%4");
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().find("offset 6") != std::string::npos);
+  CHECK_FALSE(parse_query_string("a=%zz"));
+  auto nameless = parse_query_string("a=1&=2");
+  REQUIRE_FALSE(nameless);
+  CHECK(nameless.error().find("without a name at offset 4") != std::string::npos);
+}
+
+TEST_CASE("serve answers bad requests with 400 or 404 and a JSON error, never a 5xx") {
+  TempDir tmp;
+  import(tmp / "db", quoted(samples / "Tal-100.pgn"));
+  const ServeProcess server((tmp / "db").string());
+  struct Case {
+    std::string path;
+    int status;
+    std::string error;  // a part of the message
+  };
+  const Case cases[] = {
+      {"/masters?fen=not+a+fen", 400, "fen: 'not a fen' is not a position"},
+      {"/masters?play=e2e5", 400, "play: 'e2e5' is not a legal move"},
+      {"/masters?play=e2e4,,e7e5", 400, "play: '' is not a legal move"},
+      {"/masters?play=0000", 400, "play: '0000' is not a legal move"},
+      {"/masters?moves=many", 400, "moves: 'many' is not a number"},
+      {"/masters?topGames=-1", 400, "topGames"},
+      {"/masters?since=1990&since=1991", 400, "since: given more than once"},
+      {"/masters?until=19", 400, "until: '19' is not a year"},
+      {"/masters?variant=atomic", 400, "only standard chess"},
+      {"/masters?play=e2e4%zz", 400, "not followed by two hex digits"},
+      {"/api/find?player=Tal&colour=white", 400, "unknown parameter 'colour'"},
+      {"/api/find?date=1990..1980", 400, "date: the range 1990..1980 is inverted"},
+      {"/api/find?min-elo=abc", 400, "min-elo: 'abc' is not a number"},
+      {"/api/find?limit=0", 400, "limit"},
+      {"/api/find?sort=name", 400, "sort: 'name'"},
+      {"/api/find?player-re=(", 400, "player-re"},
+      {"/api/tree?moves=e4&in-variations=1", 400, "main lines only"},
+      {"/api/game/0", 404, "no game 0"},
+      {"/api/game/101", 404, "no game 101 (the database holds games 1 to 100)"},
+      {"/api/game/x1", 404, "no such path"},
+      {"/api/game/1?format=xml", 400, "format: 'xml'"},
+      {"/etc/passwd", 404, "no such path"},
+      {"/../../etc/passwd", 404, ""},
+  };
+  for (const Case& c : cases) {
+    INFO(c.path);
+    const auto answer = server.get(c.path);
+    CHECK(answer.status == c.status);
+    CHECK(answer.content_type == "application/json");
+    if (!c.error.empty()) CHECK_THAT(std::string(answer.json()["error"]), Catch::Contains(c.error));
+  }
+  // lichess ignores the parameters it does not know; so does its format.
+  CHECK(server.get("/masters?play=e2e4&token=abc").status == 200);
+  // A request line past httplib's bound is refused before any handler runs.
+  CHECK(server.get("/masters?fen=" + std::string(10000, 'x')).status == 414);
+  // Only GET.
+  httplib::Client client("127.0.0.1", server.port());
+  auto post = client.Post("/api/find", "x", "text/plain");
+  REQUIRE(post);
+  CHECK(post->status >= 400);
+  CHECK(post->status < 500);
+  // And the server still answers.
+  CHECK(server.get("/api/stats").json()["games"] == 100);
+}
+
+TEST_CASE("/api/game gives every move with the board pgn-extract reaches, variations included") {
+  TempDir tmp;
+  const fs::path files[] = {samples / "annotated-variations.pgn", samples / "Morphy-100.pgn"};
+  import(tmp / "db", quoted(files[0]) + " " + quoted(files[1]));
+  const ServeProcess server((tmp / "db").string());
+  std::vector<std::vector<std::string>> expected;
+  for (const auto& f : files)
+    for (auto& g : pgn_extract_boards(f)) expected.push_back(std::move(g));
+  REQUIRE(expected.size() == 101);
+  std::size_t variations = 0;
+  for (std::size_t id = 1; id <= expected.size(); ++id) {
+    INFO("game " << id);
+    const auto answer = server.get("/api/game/" + std::to_string(id));
+    REQUIRE(answer.status == 200);
+    const json game = answer.json();
+    CHECK(game["id"] == id);
+    std::vector<std::string> boards;
+    flatten(game["moves"], boards);
+    CHECK(boards == expected[id - 1]);
+    for (const auto& m : game["moves"]) variations += m.contains("variations");
+    // The PGN form is the game as `pgndb show` writes it.
+    const auto pgn = server.get("/api/game/" + std::to_string(id) + "?format=pgn");
+    CHECK(pgn.content_type == "application/x-chess-pgn");
+    CHECK_THAT(pgn.body, Catch::Contains(std::string(game["tags"]["White"])));
+  }
+  CHECK(variations > 10);
+  // The NAGs stay with their moves: the first game's 17. Ne4 $3.
+  const json first = server.get("/api/game/1").json();
+  const auto& ne4 = first["moves"][32];
+  CHECK(ne4["san"] == "Ne4");
+  CHECK(ne4["nags"] == json::array({3}));
+}
+
+TEST_CASE("/api/find and /api/export give the games find and export give") {
+  TempDir tmp;
+  import(tmp / "db", quoted(samples / "Tal-100.pgn") + " " + quoted(samples / "Gukesh-100.pgn"));
+  const ServeProcess server((tmp / "db").string());
+  const std::string cli = std::string(PGNDB_BINARY) + " find --db " + quoted(tmp / "db");
+  struct Case {
+    std::string query, options;
+  };
+  const Case cases[] = {
+      {"player=Tal", "--player Tal"},
+      {"moves=d4&min-elo=2000", "--moves d4 --min-elo 2000"},
+      {"date=2015..2020&result=1-0", "--date 2015..2020 --result 1-0"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.query);
+    auto listed = run_command(cli + " " + c.options + " --format json");
+    REQUIRE(listed.exit_code == 0);
+    std::vector<unsigned> ids;
+    std::istringstream lines(listed.out);
+    for (std::string line; std::getline(lines, line);) ids.push_back(json::parse(line)["id"]);
+    REQUIRE(ids.size() >= 3);
+    // Page by page, two at a time.
+    std::vector<unsigned> paged;
+    json page;
+    unsigned offset = 0;
+    do {
+      page =
+          server.get("/api/find?" + c.query + "&limit=2&count=1&offset=" + std::to_string(offset))
+              .json();
+      CHECK(page["total"] == ids.size());
+      for (const auto& g : page["games"]) paged.push_back(g["id"]);
+      if (!page["next_offset"].is_null()) offset = page["next_offset"];
+    } while (!page["next_offset"].is_null());
+    CHECK(paged == ids);
+
+    auto exported = run_command(std::string(PGNDB_BINARY) + " export --db " + quoted(tmp / "db") +
+                                " " + c.options);
+    REQUIRE(exported.exit_code == 0);
+    const auto streamed = server.get("/api/export?" + c.query);
+    CHECK(streamed.status == 200);
+    CHECK(streamed.body == exported.out);
+  }
+}
+
+TEST_CASE("games imported while serve runs are answered within seconds") {
+  TempDir tmp;
+  import(tmp / "db", quoted(samples / "Tal-100.pgn"));
+  const ServeProcess server((tmp / "db").string());
+  CHECK(server.get("/api/stats").json()["games"] == 100);
+  CHECK(server.get("/api/find?player=Morphy&count=1").json()["total"] == 0);
+  import(tmp / "db", quoted(samples / "Morphy-100.pgn"));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  json stats;
+  do {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    stats = server.get("/api/stats").json();
+  } while (stats["games"] != 200 && std::chrono::steady_clock::now() < deadline);
+  CHECK(stats["games"] == 200);
+  CHECK(server.get("/api/find?player=Morphy&count=1").json()["total"] == 100);
+}
