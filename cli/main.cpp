@@ -70,7 +70,7 @@ std::span<const Command> commands() {
        "pgndb verify --db DIR [--limit N] [--quiet]", declare_verify, run_verify},
       {"compact", "rewrite the database whole: smallest, fastest to search (readers go on)",
        "pgndb compact --db DIR", declare_compact, run_compact},
-      {"upgrade", "convert a database of an older schema (9, 10) to this one, in place",
+      {"upgrade", "convert a database of an older schema (9 to 17) to this one, in place",
        "pgndb upgrade --db DIR", declare_upgrade, run_upgrade},
       {"perft", "count the leaf nodes of the legal move tree (move generator check)",
        "pgndb perft [--fen FEN] --depth N [--divide]", declare_perft, run_perft},

@@ -30,6 +30,17 @@ inline void check_statistics_answer(const index::Store& store, const query::Filt
     INFO("row " << i << ": " << (*slow)[i].san);
     CHECK(tree_row_fields((*fast)[i]) == tree_row_fields((*slow)[i]));
   }
+  // The best-rated games likewise: from the statistics (or ranked by the search, with a slice)
+  // and from every game read.
+  for (std::size_t wanted : {std::size_t(1), index::top_games_kept}) {
+    auto fast_top = query::explore(store, filters, {.top_games = wanted});
+    auto slow_top = query::explore(store, filters, {.use_statistics = false, .top_games = wanted});
+    REQUIRE(fast_top);
+    REQUIRE(slow_top);
+    INFO(wanted << " best-rated games");
+    CHECK(fast_top->top_games == slow_top->top_games);
+    CHECK(fast_top->top_games.size() == std::min(wanted, slow_top->top_games.size()));
+  }
   query::Plan plan;
   auto counted = query::count_games(store, filters, plan);
   auto search = query::Search::start(store, filters);

@@ -91,10 +91,17 @@ void verify_consistent(const fs::path& db) {
 TEST_CASE("statistics values read back as written, and damaged ones are refused") {
   const std::uint64_t key40 = 0x12345ABCDEULL;
   const pgn::Key base = pgn::Key(key40) << 24;
-  // Fewer games than cells_threshold: not sliced.
+  // Fewer games than cells_threshold: not sliced. The first position ranked with one
+  // best-rated game, the second not ranked.
   positions::Statistics written = {
-      {{base | 0x000001, true, {tally(0, 3, -1), tally(0x0C1C, 120, 7)}, false, {}},
-       {base | 0xFFFFFF, false, {tally(0x0B14, 1, -1)}, false, {}}},
+      {{base | 0x000001,
+        true,
+        {tally(0, 3, -1), tally(0x0C1C, 120, 7)},
+        false,
+        {},
+        true,
+        {{7, 2500, pgn::Move::from_raw(0x0C1C)}}},
+       {base | 0xFFFFFF, false, {tally(0x0B14, 1, -1)}, false, {}, false, {}}},
       {5, 17, 4000000000u}};
   std::string bytes;
   positions::encode_statistics(written, bytes);
@@ -104,16 +111,19 @@ TEST_CASE("statistics values read back as written, and damaged ones are refused"
   // Another key's 40 bits give other full keys: the value is only read under its own key.
   REQUIRE(positions::decode_statistics(bytes, key40 + 1, read));
   CHECK(read != written);
+  // The best-rated game's id, rating and move, and a count per position.
+  const std::size_t tops = 1 + 2 + 1 + 2;
   for (std::size_t cut = 0; cut < bytes.size(); ++cut) {
-    // Cut before the count of cells of each position: schema 13's form, nothing sliced.
-    if (cut == bytes.size() - written.keys.size()) continue;
+    // Cut before the counts of best-rated games: schemas 14 to 17's form, nothing ranked; before
+    // the count of cells of each position: schema 13's form, nothing sliced either.
+    if (cut == bytes.size() - tops || cut == bytes.size() - tops - written.keys.size()) continue;
     INFO(cut);
     CHECK_FALSE(positions::decode_statistics(bytes.substr(0, cut), key40, read));
   }
   CHECK_FALSE(positions::decode_statistics(bytes + '\0', key40, read));
   // Moves out of order are damage.
-  positions::Statistics unordered = {{{base, true, {tally(9, 1, 0), tally(8, 1, 0)}, false, {}}},
-                                     {}};
+  positions::Statistics unordered = {
+      {{base, true, {tally(9, 1, 0), tally(8, 1, 0)}, false, {}, false, {}}}, {}};
   bytes.clear();
   positions::encode_statistics(unordered, bytes);
   CHECK_FALSE(positions::decode_statistics(bytes, key40, read));
@@ -173,9 +183,25 @@ TEST_CASE("statistics sliced by rating band and year add up to what the games gi
     games.emplace_back(pgn::Move::from_raw(std::uint16_t(next(5) * 100 + 1)), g);
   }
   positions::Statistics counted;
-  for (const auto& [move, g] : games) positions::add_game(counted, key, false, move, g);
+  for (std::size_t i = 0; i < games.size(); ++i)
+    positions::add_game(counted, key, false, games[i].first, std::uint32_t(i + 1), games[i].second);
   REQUIRE(counted.keys.size() == 1);
   REQUIRE(counted.keys[0].sliced);
+  // The best-rated games: by the average of the known ratings, then by id, from the games.
+  std::vector<pgndb::index::TopGame> best;
+  for (std::size_t i = 0; i < games.size(); ++i) {
+    const auto& g = games[i].second;
+    const unsigned known = (g.white_elo != 0) + (g.black_elo != 0);
+    best.push_back({std::uint32_t(i + 1),
+                    std::uint16_t(known ? (g.white_elo + g.black_elo) / known : 0),
+                    games[i].first});
+  }
+  std::sort(best.begin(), best.end(), [](const auto& a, const auto& b) {
+    return a.rating != b.rating ? a.rating > b.rating : a.game < b.game;
+  });
+  best.resize(pgndb::index::top_games_kept);
+  REQUIRE(counted.keys[0].ranked);
+  CHECK(counted.keys[0].top == best);
 
   std::string bytes;
   positions::encode_statistics(counted, bytes);
@@ -185,30 +211,58 @@ TEST_CASE("statistics sliced by rating band and year add up to what the games gi
   positions::as_written(expected);
   CHECK(expected.keys[0].sliced);
   CHECK(read == expected);
-  // Schema 13's form ends before the count of cells.
-  positions::Statistics unsliced = expected;
+  // Schemas 14 to 17's form ends before the best-rated games; 13's before the count of cells.
+  positions::Statistics unranked = expected;
+  unranked.keys[0].ranked = false;
+  unranked.keys[0].top.clear();
+  std::string form17;
+  positions::encode_statistics(unranked, form17);
+  form17.pop_back();  // the count of best-rated games, 0
+  positions::Statistics unsliced = unranked;
   unsliced.keys[0].sliced = false;
   unsliced.keys[0].cells.clear();
-  std::string old_form;
-  positions::encode_statistics(unsliced, old_form);
+  std::string form13;
+  positions::encode_statistics(unsliced, form13);
+  form13.resize(form13.size() - 2);  // the counts of cells and of best-rated games, both 0
   positions::Statistics cut_read;
-  REQUIRE(positions::decode_statistics(old_form.substr(0, old_form.size() - 1), key40, cut_read));
+  REQUIRE(positions::decode_statistics(form17, key40, cut_read));
+  CHECK(cut_read == unranked);
+  REQUIRE(positions::decode_statistics(form13, key40, cut_read));
   CHECK(cut_read == unsliced);
   for (std::size_t cut = 0; cut < bytes.size(); cut += 7) {
-    if (cut == old_form.size() - 1) continue;
+    if (cut == form17.size() || cut == form13.size()) continue;
     INFO(cut);
     CHECK_FALSE(positions::decode_statistics(bytes.substr(0, cut), key40, cut_read));
   }
   // Read without its cells (a count, a tree without a slice): the moves and unread games whole,
-  // nothing sliced; a value cut inside its cells still reads so, one cut before them does not.
+  // nothing sliced or ranked; a value cut inside its cells still reads so, one cut before them
+  // does not.
   positions::Statistics moves_only;
   REQUIRE(positions::decode_statistics(bytes, key40, moves_only, positions::Cells::Skip));
   CHECK(moves_only == unsliced);
-  REQUIRE(positions::decode_statistics(bytes.substr(0, bytes.size() - 1), key40, moves_only,
+  REQUIRE(positions::decode_statistics(form17.substr(0, form17.size() - 1), key40, moves_only,
                                        positions::Cells::Skip));
   CHECK(moves_only == unsliced);
-  CHECK_FALSE(positions::decode_statistics(old_form.substr(0, old_form.size() - 2), key40,
-                                           moves_only, positions::Cells::Skip));
+  CHECK_FALSE(positions::decode_statistics(form13.substr(0, form13.size() - 1), key40, moves_only,
+                                           positions::Cells::Skip));
+  // Stepping over the cells to the best-rated games (the explorer's top games): the same games,
+  // and a value cut anywhere past the unread games refused.
+  positions::Statistics ranked_only;
+  REQUIRE(positions::decode_statistics(bytes, key40, ranked_only, positions::Cells::Skip,
+                                       positions::Tops::Read));
+  positions::Statistics expected_ranked = unsliced;
+  expected_ranked.keys[0].ranked = true;
+  expected_ranked.keys[0].top = best;
+  CHECK(ranked_only == expected_ranked);
+  REQUIRE(positions::decode_statistics(form17, key40, ranked_only, positions::Cells::Skip,
+                                       positions::Tops::Read));
+  CHECK(ranked_only == unsliced);
+  for (std::size_t cut = form13.size() + 1; cut < bytes.size(); cut += 5) {
+    if (cut == form17.size()) continue;
+    INFO(cut);
+    CHECK_FALSE(positions::decode_statistics(bytes.substr(0, cut), key40, ranked_only,
+                                             positions::Cells::Skip, positions::Tops::Read));
+  }
 
   // Every slice the filters can name: the cells passing it are the games passing its filter.
   for (unsigned min_elo : {0u, 100u, 2000u, 2500u, 3000u})

@@ -333,10 +333,11 @@ TEST_CASE("searches checked on the facts give the games the tags say") {
 // schemas 9 to 11 had no name index, no numbers for names and no counts of them; schemas 9 to 12
 // kept a metadata key per game for its date and its ECO code instead of lists of games; schemas
 // 9 to 13 kept no slices of the statistics (a tree filtered by dates read the games); schemas 13
-// to 16 keyed the lists of the postings family without their epoch. A reader refuses them,
-// naming the command that upgrades; a writer upgrades them in place.
-TEST_CASE("a database of schema 9 to 16 is upgraded in place by a writer, and verifies") {
-  const int old_version = GENERATE(9, 10, 11, 12, 13, 14, 15, 16);
+// to 16 keyed the lists of the postings family without their epoch; schemas 9 to 17 kept no
+// best-rated games of popular positions. A reader refuses them, naming the command that
+// upgrades; a writer upgrades them in place.
+TEST_CASE("a database of schema 9 to 17 is upgraded in place by a writer, and verifies") {
+  const int old_version = GENERATE(9, 10, 11, 12, 13, 14, 15, 16, 17);
   INFO("schema " << old_version);
   pgndb::test::TempDir dir;
   const fs::path db = dir / "old";
@@ -379,7 +380,8 @@ TEST_CASE("a database of schema 9 to 16 is upgraded in place by a writer, and ve
     for (std::size_t i = 0; i < names.size(); ++i)
       if (names[i] == "metadata") metadata = i;
     REQUIRE(metadata < names.size());
-    // Schema 13's statistics: each value without its cells.
+    // Schema 13's statistics: each value without its cells; up to 17's, without best-rated
+    // games.
     for (std::size_t i = 0; i < names.size(); ++i) {
       if (names[i] != "positions" && names[i] != "positions_upper") continue;
       std::unique_ptr<rocksdb::Iterator> it(rdb->NewIterator(rocksdb::ReadOptions(), handles[i]));
@@ -392,13 +394,16 @@ TEST_CASE("a database of schema 9 to 16 is upgraded in place by a writer, and ve
         sliced += std::count_if(statistics.keys.begin(), statistics.keys.end(),
                                 [](const positions::KeyStatistics& k) { return k.sliced; });
         for (auto& k : statistics.keys) {
+          k.ranked = false;
+          k.top.clear();
+          if (old_version >= 14) continue;
           k.sliced = false;
           k.cells.clear();
         }
-        if (old_version >= 14) continue;
         std::string value;
-        positions::encode_statistics(statistics, value);
-        value.resize(value.size() - statistics.keys.size());  // the counts of cells, each 0
+        positions::encode_statistics(statistics, value, 0);
+        // The counts of best-rated games, each 0, and before 14 the counts of cells, each 0.
+        value.resize(value.size() - statistics.keys.size() * (old_version >= 14 ? 1 : 2));
         rewritten.emplace_back(it->key().ToString(), value);
       }
       REQUIRE(it->status().ok());
@@ -408,7 +413,7 @@ TEST_CASE("a database of schema 9 to 16 is upgraded in place by a writer, and ve
     REQUIRE(sliced > 0);
     // Up to schema 16 the lists' keys had no epoch in front.
     for (std::size_t i = 0; i < names.size(); ++i) {
-      if (names[i] != "postings") continue;
+      if (old_version >= 17 || names[i] != "postings") continue;
       std::unique_ptr<rocksdb::Iterator> it(rdb->NewIterator(rocksdb::ReadOptions(), handles[i]));
       std::vector<std::pair<std::string, std::string>> lists;
       for (it->SeekToFirst(); it->Valid(); it->Next()) {

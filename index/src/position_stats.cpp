@@ -257,6 +257,10 @@ bool Statistics::all_sliced() const {
   return std::all_of(keys.begin(), keys.end(), [](const KeyStatistics& k) { return k.sliced; });
 }
 
+bool Statistics::all_ranked() const {
+  return std::all_of(keys.begin(), keys.end(), [](const KeyStatistics& k) { return k.ranked; });
+}
+
 void encode_statistics(const Statistics& statistics, std::string& out, std::uint64_t threshold) {
   bytes::put_varint(out, statistics.keys.size());
   for (const KeyStatistics& k : statistics.keys) {
@@ -315,9 +319,47 @@ void encode_statistics(const Statistics& statistics, std::string& out, std::uint
       }
     }
   }
+  for (const KeyStatistics& k : statistics.keys) {
+    if (!k.ranked) {
+      bytes::put_varint(out, 0);
+      continue;
+    }
+    bytes::put_varint(out, k.top.size() + 1);
+    for (const TopGame& t : k.top) {
+      const auto move = std::lower_bound(
+          k.moves.begin(), k.moves.end(), t.move,
+          [](const MoveTally& m, pgn::Move wanted) { return m.move.raw() < wanted.raw(); });
+      bytes::put_varint(out, t.game);
+      bytes::put_varint(out, t.rating);
+      bytes::put_varint(out, std::uint64_t(move - k.moves.begin()));
+    }
+  }
 }
 
-bool decode_statistics(std::string_view bytes, std::uint64_t key40, Statistics& out, Cells cells) {
+namespace {
+
+// Steps over the cells of a position with `moves` moves, keeping nothing; false when they are
+// not well formed.
+bool skip_cells(bytes::Reader& in, std::size_t moves) {
+  std::uint64_t groups;
+  if (!in.varint(groups) || groups > in.remaining()) return false;
+  for (std::uint64_t g = 0; g < groups; ++g) {
+    std::uint64_t move, cells, v;
+    std::uint8_t band;
+    if (!in.varint(move) || move >= moves || !in.byte(band) || band > top_band ||
+        !in.varint(cells) || cells == 0 || cells > in.remaining())
+      return false;
+    for (std::uint64_t i = 0; i < cells; ++i)
+      for (int n = 0; n < (band == 0 ? 10 : 7); ++n)  // the year's gap, then the counts
+        if (!in.varint(v)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool decode_statistics(std::string_view bytes, std::uint64_t key40, Statistics& out, Cells cells,
+                       Tops tops) {
   out.keys.clear();
   out.unread.clear();
   bytes::Reader in(bytes);
@@ -370,8 +412,11 @@ bool decode_statistics(std::string_view bytes, std::uint64_t key40, Statistics& 
   }
   // Schema 13's values end here: nothing sliced.
   const bool with_cells = !in.empty() && cells == Cells::Read;
+  const bool to_tops = !in.empty() && (cells == Cells::Read || tops == Tops::Read);
   for (KeyStatistics& k : out.keys) {
     k.sliced = false;
+    k.ranked = false;
+    if (to_tops && !with_cells && !skip_cells(in, k.moves.size())) return false;
     if (!with_cells) continue;
     std::uint64_t groups;
     if (!in.varint(groups) || groups > in.remaining()) return false;
@@ -421,7 +466,26 @@ bool decode_statistics(std::string_view bytes, std::uint64_t key40, Statistics& 
     }
     if (!cells_add_up(k)) return false;
   }
-  return in.empty() || cells == Cells::Skip;
+  if (!to_tops) return true;
+  // Schema 14 to 17's values end here: nothing ranked.
+  if (in.empty()) return true;
+  for (KeyStatistics& k : out.keys) {
+    std::uint64_t count;
+    if (!in.varint(count) || count > top_games_kept + 1) return false;
+    if (count == 0) continue;
+    k.ranked = true;
+    for (std::uint64_t i = 1; i < count; ++i) {
+      std::uint64_t game, rating, move;
+      if (!in.varint(game) || game == 0 || game > 0xFFFFFFFF || !in.varint(rating) ||
+          rating > 0xFFFF || !in.varint(move) || move >= k.moves.size() ||
+          k.moves[move].move == pgn::Move::none())
+        return false;
+      const TopGame t{std::uint32_t(game), std::uint16_t(rating), k.moves[move].move};
+      if (!k.top.empty() && !ranks_before(k.top.back(), t)) return false;
+      k.top.push_back(t);
+    }
+  }
+  return in.empty();
 }
 
 void add_statistics(Statistics& into, const Statistics& from) {
@@ -432,6 +496,12 @@ void add_statistics(Statistics& into, const Statistics& from) {
     // The sum is sliced only when both parts are.
     if (added) target.sliced = k.sliced;
     target.sliced &= k.sliced;
+    // Ranked only when both parts are, likewise. A game is counted in one part only.
+    if (added) target.ranked = k.ranked;
+    target.ranked &= k.ranked;
+    if (!target.ranked) target.top.clear();
+    for (const TopGame& t : k.top)
+      if (target.ranked) add_top_game(target.top, t, top_games_kept);
     if (!target.sliced) {
       target.cells.clear();
       continue;
@@ -445,10 +515,12 @@ void add_statistics(Statistics& into, const Statistics& from) {
                      into.unread.end());
 }
 
-void add_game(Statistics& into, pgn::Key key, bool white_moves, pgn::Move move,
+void add_game(Statistics& into, pgn::Key key, bool white_moves, pgn::Move move, std::uint32_t id,
               const GameSummary& game, bool slice) {
   KeyStatistics& k = statistics_of(into, key, white_moves);
   tally_of(k.moves, move).add(game, white_moves);
+  if (k.ranked && move != pgn::Move::none())
+    add_top_game(k.top, {id, ranking_rating(game), move}, top_games_kept);
   if (!slice) {
     k.sliced = false;
     k.cells.clear();
@@ -504,7 +576,7 @@ Status StatisticsCollector::resolve_walking(const SummaryOf& summary_of, Walk&& 
       const std::uint64_t k40 = key40_of(key);
       for (Wanted& w : wanted) {
         if (w.done || w.key40 != k40) continue;
-        add_game(into[k40], key, white_moves, *move, s, w.slice);
+        add_game(into[k40], key, white_moves, *move, id, s, w.slice);
         w.done = true;
         --left;
       }

@@ -109,6 +109,11 @@ struct KeyStatistics {
   // in any order.
   bool sliced = true;
   std::vector<Cell> cells;
+  // The best-rated games of `moves` that played a move (top_games_kept at most, best first),
+  // when `ranked`: counting games always ranks them; statistics of schema 17 or before, or
+  // summed with such, are not ranked.
+  bool ranked = true;
+  std::vector<TopGame> top;
   std::uint64_t games() const;
   // Sorts the cells and adds up those of one move, band and year.
   void normalize();
@@ -127,6 +132,8 @@ struct Statistics {
   // True when every position is sliced (a merge adds these slices to others' rather than
   // counting the games again).
   bool all_sliced() const;
+  // True when every position keeps its best-rated games (likewise).
+  bool all_ranked() const;
 };
 
 // The value: a varint count of positions, then per position the low 24 bits of its key (3
@@ -142,25 +149,32 @@ struct Statistics {
 // rated = games, both rated = the decided games and wins minus losses follow from the
 // results) the rating sum and the opponents' sum less the band's floor per game. The cells
 // are kept only for positions with `threshold` games or more (cells_threshold of the
-// generation; normalized first). A value
-// of schema 13 ends after the unread games: none of its positions is sliced.
+// generation; normalized first). Then, since schema 18, for each position in order: a varint,
+// 0 when it is not ranked, else 1 + the number of its best-rated games, and per game, best
+// first: the game's id, its rating (TopGame::rating) and the index of its move among the
+// position's moves, as varints. A value of schema 13 ends after the unread games: none of its
+// positions is sliced; one of schema 14 to 17 after the cells: none is ranked.
 void encode_statistics(const Statistics& statistics, std::string& out,
                        std::uint64_t threshold = small_generation_cells_threshold);
 // What encode_statistics keeps of `statistics` (what decoding it gives): the cells normalized,
 // and dropped (not sliced) for the positions it does not slice.
 void as_written(Statistics& statistics, std::uint64_t threshold = small_generation_cells_threshold);
 // False when the bytes are not such a value for `key40` (truncated, left over, out of order).
-// With Cells::Skip, decoding stops before the cells, which come last and are most of a popular
-// position's bytes: every position comes back not sliced, its moves and the unread games whole
-// (what a count or a tree without a rating or year filter reads). Bytes past them are not checked.
+// With Cells::Skip, the cells, which are most of a popular position's bytes, are not kept:
+// every position comes back not sliced, its moves and the unread games whole (what a count or
+// a tree without a rating or year filter reads). With Tops::Skip as well, decoding stops before
+// the cells, and bytes past them are not checked; with Tops::Read, it steps over the cells to
+// the best-rated games (the explorer's top games). Cells::Read reads everything.
 enum class Cells { Read, Skip };
+enum class Tops { Read, Skip };
 [[nodiscard]] bool decode_statistics(std::string_view bytes, std::uint64_t key40, Statistics& out,
-                                     Cells cells = Cells::Read);
+                                     Cells cells = Cells::Read, Tops tops = Tops::Skip);
 // Adds `from` into `into` (both sorted; the result too). The sum is sliced where both are.
 void add_statistics(Statistics& into, const Statistics& from);
-// Counts a game that played `move` in the position `key`; without `slice`, the position is not
-// sliced (it has too few games for its slices to be kept: counting them would only cost memory).
-void add_game(Statistics& into, pgn::Key key, bool white_moves, pgn::Move move,
+// Counts game `id`, which played `move` in the position `key`; without `slice`, the position is
+// not sliced (it has too few games for its slices to be kept: counting them would only cost
+// memory).
+void add_game(Statistics& into, pgn::Key key, bool white_moves, pgn::Move move, std::uint32_t id,
               const GameSummary& game, bool slice = true);
 
 // Computes statistics from games' summaries: requests name a game and a position (40 bits) it

@@ -769,7 +769,7 @@ struct Store::Impl {
     return files.ingest();
   }
 
-  // Brings a database of version 9 to 16 to this schema, in place: what each later version
+  // Brings a database of version 9 to 17 to this schema, in place: what each later version
   // added (add_facts, add_name_index, add_postings, the statistics' slices, the postings' epochs).
   // Version 9 lacks the statistics of popular positions too, which the merge of the slices
   // counts. Killed part-way, it is done again: each step writes whole, the deletions repeat, and
@@ -826,6 +826,8 @@ struct Store::Impl {
     // Schema 17 puts the epoch in front of the postings' keys.
     if (version < 17)
       if (Status s = add_epochs_to_postings(); !s.is_ok()) return s;
+    // Schema 18 keeps the best-rated games of popular positions: the generations of 17 keep
+    // none, and merges count them (merge_statistics). Nothing to do now.
     if (Status written = write_schema_version(); !written.is_ok()) return written;
     upgraded_from = version;
     version = schema_version;
@@ -1258,8 +1260,9 @@ struct Store::Impl {
           // A position the new generation slices (by rating band and year) whose input kept
           // no slices (fewer games there, or written by schema 13) is counted from the games:
           // at most cells_threshold of them per input, each walked once for all its positions.
+          // So is one whose input keeps no best-rated games (written before schema 18).
           const bool sliced_here = games_here >= cells_threshold;
-          if (!sliced_here || decoded.all_sliced()) {
+          if (decoded.all_ranked() && (!sliced_here || decoded.all_sliced())) {
             positions::add_statistics(sum, decoded);
             continue;
           }
@@ -2246,14 +2249,17 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_at(const pgn::Pos
   return ids;
 }
 
-std::expected<PositionStatistics, Status> Store::position_statistics(
-    const pgn::Position& position, const StatisticsSlice& slice) const {
+std::expected<PositionStatistics, Status> Store::position_statistics(const pgn::Position& position,
+                                                                     const StatisticsSlice& slice,
+                                                                     bool top_games) const {
   const pgn::Key key = pgn::repetition_key(position);
   const std::uint64_t key40 = positions::key40_of(key);
   const std::uint32_t bucket = positions::bucket_of(key), suffix = positions::suffix_of(key);
   const Family family = position_family(bucket);
   const positions::Generations generations = impl_->generations_of(Impl::MainLine);
   PositionStatistics result;
+  top_games = top_games && slice.everything();
+  result.ranked = top_games;
   std::unordered_map<std::uint16_t, MoveTally> by_move;
   positions::Statistics kept;
   std::string value;
@@ -2268,7 +2274,8 @@ std::expected<PositionStatistics, Status> Store::position_statistics(
     // A count or a tree without a slice reads the moves alone (the cells are skipped).
     if (s.ok() && !positions::decode_statistics(
                       value, key40, kept,
-                      slice.everything() ? positions::Cells::Skip : positions::Cells::Read))
+                      slice.everything() ? positions::Cells::Skip : positions::Cells::Read,
+                      top_games ? positions::Tops::Read : positions::Tops::Skip))
       return std::unexpected(
           Status::error(Status::Code::Corruption, "statistics of the position index damaged"));
     // Other positions may share the 40 bits: only this one's count.
@@ -2293,6 +2300,9 @@ std::expected<PositionStatistics, Status> Store::position_statistics(
     };
     if (slice.everything()) {
       for (const MoveTally& t : of_key->moves) add(t);
+      if (top_games && !of_key->ranked) result.ranked = false;
+      if (result.ranked)
+        for (const TopGame& t : of_key->top) add_top_game(result.top, t, top_games_kept);
       continue;
     }
     for (const positions::Cell& c : of_key->cells)
@@ -2304,6 +2314,7 @@ std::expected<PositionStatistics, Status> Store::position_statistics(
   std::sort(result.moves.begin(), result.moves.end(),
             [](const MoveTally& a, const MoveTally& b) { return a.move.raw() < b.move.raw(); });
   std::sort(result.other_games.begin(), result.other_games.end());
+  if (!result.ranked) result.top.clear();
   return result;
 }
 

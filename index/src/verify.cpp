@@ -960,11 +960,18 @@ class Verifier {
         // A batch's generation slices from batch_statistics_threshold games, a merged one from
         // its cells_threshold, and one of schema 13 nothing: which it is costs filtered trees
         // time at most, and is no inconsistency. Slices it keeps must be the recount's.
-        for (std::size_t i = 0; i < expected.keys.size() && i < stored.keys.size(); ++i)
-          if (!stored.keys[i].sliced && stored.keys[i].key == expected.keys[i].key) {
+        // Likewise a generation of schema 17 or before keeps no best-rated games.
+        for (std::size_t i = 0; i < expected.keys.size() && i < stored.keys.size(); ++i) {
+          if (stored.keys[i].key != expected.keys[i].key) continue;
+          if (!stored.keys[i].sliced) {
             expected.keys[i].sliced = false;
             expected.keys[i].cells.clear();
           }
+          if (!stored.keys[i].ranked) {
+            expected.keys[i].ranked = false;
+            expected.keys[i].top.clear();
+          }
+        }
         if (stored != expected)
           report(k.family,
                  pgn::cat(where, ": count ", stored.games(), " games (", stored.unread.size(),

@@ -71,9 +71,65 @@ class OpeningWalk {
 
 }  // namespace
 
+namespace {
+
+// The best-rated games that pass `filters` and play a move from the root, found by ranking every
+// game that passes (Order::EloDescending) and reading the best until `wanted` are found.
+std::expected<std::vector<index::TopGame>, Status> rank_games(const index::Store& store,
+                                                              const Filters& filters,
+                                                              std::size_t wanted) {
+  std::vector<index::TopGame> top;
+  auto search = Search::start(store, filters, Order::EloDescending);
+  if (!search) return std::unexpected(search.error());
+  const pgn::Key key = pgn::repetition_key(*filters.position);
+  OpeningWalk walk(key);
+  std::vector<std::uint32_t> ids;
+  while (top.size() < wanted) {
+    ids.clear();
+    while (ids.size() < 32) {
+      auto id = search->next();
+      if (!id) return std::unexpected(id.error());
+      if (!*id) break;
+      ids.push_back(**id);
+    }
+    if (ids.empty()) break;
+    // Summaries come in id order; the ranking is the search's.
+    std::unordered_map<std::uint32_t, index::TopGame> found;
+    Status s = store.for_each_summary(ids, [&](std::uint32_t id, const GameSummary& summary) {
+      pgn::Move move;
+      if (walk.find(summary, move) == OpeningWalk::Outcome::Found)
+        found[id] = {id, index::ranking_rating(summary), move};
+      else
+        found[id] = {id, index::ranking_rating(summary), pgn::Move::null()};  // to be read
+    });
+    if (!s.is_ok()) return std::unexpected(s);
+    for (std::uint32_t id : ids) {
+      if (top.size() == wanted) break;
+      index::TopGame g = found[id];
+      if (g.move == pgn::Move::null()) {
+        auto game = store.game(id);
+        if (!game) return std::unexpected(game.error());
+        const auto ply = first_ply_at(*game, key);
+        g.move = ply && *ply < game->moves.size() ? game->moves[*ply].move : pgn::Move::none();
+      }
+      if (g.move != pgn::Move::none()) top.push_back(g);
+    }
+  }
+  return top;
+}
+
+}  // namespace
+
 std::expected<std::vector<TreeRow>, Status> opening_tree(const index::Store& store,
                                                          const Filters& filters,
                                                          const TreeOptions& options) {
+  auto explored = explore(store, filters, options);
+  if (!explored) return std::unexpected(explored.error());
+  return std::move(explored->rows);
+}
+
+std::expected<Exploration, Status> explore(const index::Store& store, const Filters& filters,
+                                           const TreeOptions& options) {
   if (!filters.position)
     return std::unexpected(
         Status::error(Status::Code::InvalidArgument, "a tree needs a position (--fen or --moves)"));
@@ -82,10 +138,17 @@ std::expected<std::vector<TreeRow>, Status> opening_tree(const index::Store& sto
   const bool white_moves = root.side_to_move() == pgn::White;
 
   std::unordered_map<std::uint16_t, MoveTally> by_move;  // by Move::raw()
-  auto count = [&](pgn::Move move, const GameSummary& summary) {
+  Exploration explored;
+  std::vector<index::TopGame>& top = explored.top_games;
+  // False once the games counted here are not all the games counted: the statistics' part
+  // keeps no best-rated games (a slice, or a generation written before schema 18).
+  bool top_complete = true;
+  auto count = [&](std::uint32_t id, pgn::Move move, const GameSummary& summary) {
     MoveTally& t = by_move[move.raw()];
     t.move = move;
     t.add(summary, white_moves);
+    if (options.top_games && move != pgn::Move::none())
+      index::add_top_game(top, {id, index::ranking_rating(summary), move}, options.top_games);
   };
   OpeningWalk walk(key);
   std::vector<std::pair<std::uint32_t, GameSummary>> to_read;  // found in the games themselves
@@ -99,7 +162,7 @@ std::expected<std::vector<TreeRow>, Status> opening_tree(const index::Store& sto
     return store.for_each_summary(ids, [&](std::uint32_t id, const GameSummary& summary) {
       pgn::Move move;
       switch (walk.find(summary, move)) {
-        case OpeningWalk::Outcome::Found: count(move, summary); break;
+        case OpeningWalk::Outcome::Found: count(id, move, summary); break;
         case OpeningWalk::Outcome::ReadTheGame: to_read.emplace_back(id, summary); break;
         case OpeningWalk::Outcome::NeverThere:  // the index's 40 bits matched another position
           break;
@@ -111,12 +174,17 @@ std::expected<std::vector<TreeRow>, Status> opening_tree(const index::Store& sto
   if (slice) {
     // The statistics the index keeps where the position is popular (their slices, with rating
     // and date filters); the other generations' games are read (fewer than the threshold each).
-    auto statistics = store.position_statistics(root, *slice);
+    auto statistics = store.position_statistics(root, *slice, options.top_games > 0);
     if (!statistics) return std::unexpected(statistics.error());
     for (const MoveTally& t : statistics->moves) {
       MoveTally& m = by_move[t.move.raw()];
       m.move = t.move;
       m.add(t);
+    }
+    if (options.top_games) {
+      top_complete = statistics->ranked && options.top_games <= index::top_games_kept;
+      for (const index::TopGame& g : statistics->top)
+        index::add_top_game(top, g, options.top_games);
     }
     // With a slice, the other games are checked on their facts first (uncompressed, a few
     // bytes each): a summary read at random decompresses a block of its own, 40 µs at 5 M
@@ -154,10 +222,15 @@ std::expected<std::vector<TreeRow>, Status> opening_tree(const index::Store& sto
     // The move played at the first ply at which the game stands in the position.
     const auto ply = first_ply_at(*game, key);
     if (!ply) continue;  // the index's 40 bits matched another position
-    count(*ply < game->moves.size() ? game->moves[*ply].move : pgn::Move::none(), summary);
+    count(id, *ply < game->moves.size() ? game->moves[*ply].move : pgn::Move::none(), summary);
+  }
+  if (options.top_games && !top_complete) {
+    auto ranked = rank_games(store, filters, options.top_games);
+    if (!ranked) return std::unexpected(ranked.error());
+    top = std::move(*ranked);
   }
 
-  std::vector<TreeRow> rows;
+  std::vector<TreeRow>& rows = explored.rows;
   for (auto& [raw, t] : by_move) {
     TreeRow row;
     row.move = t.move;
@@ -177,7 +250,7 @@ std::expected<std::vector<TreeRow>, Status> opening_tree(const index::Store& sto
   std::sort(rows.begin(), rows.end(), [](const TreeRow& a, const TreeRow& b) {
     return a.games != b.games ? a.games > b.games : a.san < b.san;
   });
-  return rows;
+  return explored;
 }
 
 }  // namespace pgndb::query

@@ -5,6 +5,7 @@
 // few numbers per generation rather than reading millions of summaries.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -35,6 +36,31 @@ struct MoveTally {
   void add(const MoveTally& other);
   bool operator==(const MoveTally&) const = default;
 };
+
+// One of a position's best-rated games, with the move it played there (never Move::none(): a
+// game that ends in the position plays nothing). `rating` is the average of the game's known
+// ratings (0: neither known), as query::Order::EloDescending sorts games.
+struct TopGame {
+  std::uint32_t game = 0;
+  std::uint16_t rating = 0;
+  pgn::Move move;
+  bool operator==(const TopGame&) const = default;
+};
+// The order of the best-rated games: the higher rating first, then the lower id.
+inline bool ranks_before(const TopGame& a, const TopGame& b) {
+  return a.rating != b.rating ? a.rating > b.rating : a.game < b.game;
+}
+// The rating a game ranks by.
+inline std::uint16_t ranking_rating(const GameSummary& game) {
+  const unsigned known = (game.white_elo != 0) + (game.black_elo != 0);
+  return known ? std::uint16_t((unsigned(game.white_elo) + game.black_elo) / known) : 0;
+}
+// Adds `game` to `top` (best first, by ranks_before), which keeps at most `limit`.
+inline void add_top_game(std::vector<TopGame>& top, const TopGame& game, std::size_t limit) {
+  if (top.size() == limit && (limit == 0 || !ranks_before(game, top.back()))) return;
+  top.insert(std::upper_bound(top.begin(), top.end(), game, ranks_before), game);
+  if (top.size() > limit) top.pop_back();
+}
 
 // The part of a position's games a tree or a count takes from the statistics when it filters by
 // rating and date: the statistics of the most popular positions are kept by rating band (of the
@@ -70,6 +96,14 @@ struct PositionStatistics {
   // with this one (as Store::games_at gives them); each must be read to find its move (and,
   // with a slice, checked against it).
   std::vector<std::uint32_t> other_games;
+  // When asked for (and no slice): the best-rated games among those counted in `moves`, best
+  // first, at most top_games_kept. `ranked` is false when a generation that counts the position
+  // keeps none of them (written before schema 18): the caller then ranks the games itself.
+  bool ranked = false;
+  std::vector<TopGame> top;
 };
+
+// The best-rated games the statistics keep of each position (lichess's explorer shows 15).
+inline constexpr std::size_t top_games_kept = 15;
 
 }  // namespace pgndb::index

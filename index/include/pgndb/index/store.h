@@ -34,8 +34,11 @@ namespace pgndb::index {
 // format 2 are still read, and an older pgndb refuses the new ones by this number rather than
 // by a game it cannot decode). 17: the postings' keys start with the epoch of their games
 // (value_postings.h), so that an import's lists do not fall between older ones and RocksDB's
-// merges no longer rewrite the whole family.
-inline constexpr std::uint32_t schema_version = 17;
+// merges no longer rewrite the whole family. 18: the statistics of popular positions keep their
+// best-rated games (the explorer's top games; a database of version 17 is upgraded by writing
+// the version: its generations keep none, which lookups do without, reading the games, and which
+// the merges of the size tiers and `pgndb compact` count).
+inline constexpr std::uint32_t schema_version = 18;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path
@@ -247,8 +250,11 @@ class Store {
   // gives them) of the others. An opening tree adds the former and reads the latter. With a
   // slice, the statistics are the slice's games of the generations that slice the position,
   // and the candidates those of the others, which the caller checks against the slice.
+  // With `top_games` (and no slice), the best-rated games of the generations that count the
+  // position too (PositionStatistics::top, ranked).
   [[nodiscard]] std::expected<PositionStatistics, Status> position_statistics(
-      const pgn::Position& position, const StatisticsSlice& slice = {}) const;
+      const pgn::Position& position, const StatisticsSlice& slice = {},
+      bool top_games = false) const;
   // The metadata index (docs/storage.md, "Metadata") asked in typed values; each is one range
   // scan, and the ids come ascending.
   // The games whose date, as SearchFacts::date_number() (year << 16 | month << 8 | day, 0 for

@@ -31,10 +31,27 @@ struct TreeOptions {
   // (Filters::statistics_slice). Off, every game at the position is read: the same rows, slower
   // (tests compare the two).
   bool use_statistics = true;
+  // How many of the best-rated games that played a move from the position to give
+  // (Exploration::top_games). Up to index::top_games_kept, the statistics keep them for popular
+  // positions without filters; otherwise the games that pass are ranked (slower).
+  std::size_t top_games = 0;
 };
 
-// The rows for `filters.position` (required), most played first (then by SAN). A game counts
-// once, at the first ply where its main line stands in the position.
+struct Exploration {
+  std::vector<TreeRow> rows;
+  // Best first: the higher average of the known ratings, then the lower id
+  // (index::ranks_before, as Order::EloDescending); games that end in the position are not
+  // among them.
+  std::vector<index::TopGame> top_games;
+};
+
+// The rows for `filters.position` (required), most played first (then by SAN), and the
+// best-rated games asked for. A game counts once, at the first ply where its main line stands in
+// the position.
+[[nodiscard]] std::expected<Exploration, index::Status> explore(const index::Store& store,
+                                                                const Filters& filters,
+                                                                const TreeOptions& options = {});
+// The rows alone.
 [[nodiscard]] std::expected<std::vector<TreeRow>, index::Status> opening_tree(
     const index::Store& store, const Filters& filters, const TreeOptions& options = {});
 
