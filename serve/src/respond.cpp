@@ -126,6 +126,13 @@ std::expected<std::string, Failure> explorer_dates(ParameterReader& reader) {
   return bounds[0] + ".." + bounds[1];
 }
 
+// lichess's game object of game `id`, from its tags.
+std::expected<Json, Failure> header_json(const index::Store& store, std::uint32_t id) {
+  auto game = store.game_header(id);
+  if (!game) return std::unexpected(failed(game.error()));
+  return explorer_game(id, *game);
+}
+
 // The one game behind a move played once from `root`: among the games at the position after it,
 // the one whose main line stands first in `root` and plays the move there.
 std::expected<Json, Failure> single_game(const index::Store& store, query::Filters filters,
@@ -165,19 +172,22 @@ Answer masters(const index::Store& store, const Parameters& parameters) {
   text.date = *dates;
   auto move_rows = reader.number("moves", 0, 1000);
   if (!move_rows) return std::unexpected(bad(move_rows.error()));
-  auto top_games = reader.number("topGames", 0, 100);
+  auto top_games = reader.number("topGames", 0, index::top_games_kept);
   if (!top_games) return std::unexpected(bad(top_games.error()));
   // lichess ignores parameters it does not know; so does this path (docs/serve.md).
 
   auto filters = query::parse_filters(text);
   if (!filters) return std::unexpected(bad(filters.error()));
   filters->position = *position;
-  auto rows = query::opening_tree(store, *filters);
-  if (!rows) return std::unexpected(failed(rows.error()));
+  auto explored =
+      query::explore(store, *filters, {.top_games = top_games->value_or(index::top_games_kept)});
+  if (!explored) return std::unexpected(failed(explored.error()));
+  const auto& rows = explored->rows;
+  const auto& best = explored->top_games;
 
   Json out;
   std::uint64_t white = 0, draws = 0, black = 0;
-  for (const auto& r : *rows) {
+  for (const auto& r : rows) {
     white += r.white_wins;
     draws += r.draws;
     black += r.black_wins;
@@ -187,7 +197,7 @@ Answer masters(const index::Store& store, const Parameters& parameters) {
   out["black"] = black;
   Json moves = Json::array();
   const std::size_t shown = move_rows->value_or(12);
-  for (const auto& r : *rows) {
+  for (const auto& r : rows) {
     if (moves.size() >= shown) break;
     if (r.move == pgn::Move::none()) continue;
     Json m;
@@ -199,7 +209,12 @@ Answer masters(const index::Store& store, const Parameters& parameters) {
     m["black"] = r.black_wins;
     m["game"] = nullptr;
     if (r.games == 1) {
-      auto game = single_game(store, *filters, *position, r.move);
+      // The one game of the move: among the best-rated games when it is there.
+      const auto listed = std::find_if(best.begin(), best.end(),
+                                       [&](const index::TopGame& g) { return g.move == r.move; });
+      std::expected<Json, Failure> game = listed != best.end()
+                                              ? header_json(store, listed->game)
+                                              : single_game(store, *filters, *position, r.move);
       if (!game) return std::unexpected(game.error());
       m["game"] = std::move(*game);
     }
@@ -209,25 +224,13 @@ Answer masters(const index::Store& store, const Parameters& parameters) {
 
   // The best-rated games that played a move here (by the players' average rating).
   Json top = Json::array();
-  const std::size_t wanted = top_games->value_or(15);
-  if (wanted > 0) {
-    auto search = query::Search::start(store, *filters, query::Order::EloDescending);
-    if (!search) return std::unexpected(failed(search.error()));
-    const pgn::Key key = pgn::repetition_key(*position);
-    while (top.size() < wanted) {
-      auto id = search->next();
-      if (!id) return std::unexpected(failed(id.error()));
-      if (!*id) break;
-      auto game = store.game(**id);
-      if (!game) return std::unexpected(failed(game.error()));
-      const auto ply = query::first_ply_at(*game, key);
-      if (!ply || *ply >= game->moves.size()) continue;  // ends here, or another position
-      Json g;
-      g["uci"] = pgn::to_uci(*position, game->moves[*ply].move);
-      const Json shape = explorer_game(**id, *game);
-      for (const auto& [k, v] : shape.items()) g[k] = v;
-      top.push_back(std::move(g));
-    }
+  for (const index::TopGame& g : best) {
+    auto game = header_json(store, g.game);
+    if (!game) return std::unexpected(game.error());
+    Json shown_game;
+    shown_game["uci"] = pgn::to_uci(*position, g.move);
+    for (const auto& [k, v] : game->items()) shown_game[k] = v;
+    top.push_back(std::move(shown_game));
   }
   out["topGames"] = std::move(top);
   out["opening"] = nullptr;  // until openings are classified

@@ -171,6 +171,8 @@ std::expected<Server, index::Status> Server::start(const ServerOptions& options)
   impl->http.set_keep_alive_max_count(100);
   impl->http.set_keep_alive_timeout(5);
   impl->http.set_payload_max_length(64 * 1024);
+  // Answers are small and whole: sent at once, not held back for more to send (Nagle).
+  impl->http.set_tcp_nodelay(true);
   impl->http.Get(".*", [self](const httplib::Request& request, httplib::Response& response) {
     self->answer(request, response);
   });
