@@ -14,6 +14,7 @@
 #include "comment_codec.h"
 #include "move_index.h"
 #include "pgn/fen.h"
+#include "pgn/game.h"
 #include "pgn/movegen.h"
 #include "pgn/reader.h"
 #include "pgn/replay.h"
@@ -97,6 +98,23 @@ int round_trip_file(const fs::path& path) {
     pgn::write_game(*decoded, actual);
     CHECK(actual == expected);
     CHECK(decoded->tags == replay.record().tags);  // order and all, beyond what the writer shows
+    // Decoding the main line only up to a position: the first ply with its key, and the move
+    // played there, stepping over the variations before it (every ninth ply, and the end).
+    std::vector<std::size_t> plies;
+    for (std::size_t p = std::size_t(games) % 9; p < keys.size(); p += 9) plies.push_back(p);
+    plies.push_back(keys.size() - 1);
+    for (const std::size_t p : plies) {
+      const auto first = std::size_t(std::find(keys.begin(), keys.end(), keys[p]) - keys.begin());
+      auto at = pgndb::index::decode_main_line_until(bytes, keys[p]);
+      REQUIRE(at);
+      REQUIRE(*at);
+      CHECK((*at)->ply == first);
+      CHECK((*at)->move ==
+            (first < decoded->moves.size() ? decoded->moves[first].move : pgn::Move::none()));
+    }
+    auto nowhere = pgndb::index::decode_main_line_until(bytes, 0x0123456789ABCDEFULL);
+    REQUIRE(nowhere);
+    CHECK_FALSE(*nowhere);
     ++games;
   }
   return games;
@@ -371,6 +389,17 @@ TEST_CASE("damaged stored games are Corruption, not a crash") {
     CHECK_FALSE(decoded);
     if (!decoded) CHECK(decoded.error().code() == pgndb::index::Status::Code::Corruption);
   }
+  // Decoding up to the end position reads every byte that comes before it.
+  const auto after =
+      pgn::parse_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+  REQUIRE(after);
+  const pgn::Key end = pgn::repetition_key(*after);
+  auto whole = pgndb::index::decode_main_line_until(bytes, end);
+  REQUIRE(whole);
+  REQUIRE(*whole);
+  CHECK((*whole)->ply == 3);
+  for (std::size_t cut = 0; cut < bytes.size(); ++cut)
+    CHECK_FALSE(pgndb::index::decode_main_line_until(std::string_view(bytes).substr(0, cut), end));
   std::string flipped = bytes;
   flipped[0] = 4;  // unknown version
   CHECK_FALSE(decode_game(flipped));

@@ -156,8 +156,18 @@ class Decoder {
 
   // The whole game, or with `header_only` its result and tags alone.
   std::expected<pgn::GameRecord, Status> game(bool header_only = false);
+  // decode_main_line_until.
+  std::expected<std::optional<PlyMove>, Status> main_line_until(pgn::Key key);
 
  private:
+  // Steps over a move's bytes without finding the move.
+  bool skip_move(std::uint8_t first) {
+    std::uint8_t rest;
+    return first == NullMove || first <= MaxShortIndex || (first == LongIndex && byte(rest));
+  }
+  // Steps over a node's annotations (after its move), variations included.
+  bool skip_annotations(int depth);
+  bool skip_line(int depth);
   bool byte(std::uint8_t& b) { return in_.byte(b); }
   bool varint(std::uint64_t& v) { return in_.varint(v); }
   bool string(std::string& s) { return in_.string(s); }
@@ -233,6 +243,78 @@ bool Decoder::line(pgn::Line& out, pgn::Position pos, int depth) {
   return true;
 }
 
+bool Decoder::skip_annotations(int depth) {
+  thread_local std::vector<std::string> scratch;
+  std::uint8_t flags;
+  if (!byte(flags) || flags == 0 || flags >= 32) return false;
+  if (flags & HasNags) {
+    std::uint64_t n;
+    std::uint8_t nag;
+    if (!varint(n) || n > in_.remaining()) return false;
+    for (std::uint64_t i = 0; i < n; ++i)
+      if (!byte(nag)) return false;
+  }
+  if ((flags & HasCommentsBefore) && !comments(scratch)) return false;
+  if ((flags & HasCommentsAfter) && !comments(scratch)) return false;
+  if (flags & HasVariations) {
+    std::uint64_t n;
+    if (!varint(n) || n > in_.remaining()) return false;
+    for (std::uint64_t i = 0; i < n; ++i)
+      if (!skip_line(depth + 1)) return false;
+  }
+  if ((flags & HasCommentsAfterVariations) && !comments(scratch)) return false;
+  scratch.clear();
+  return true;
+}
+
+bool Decoder::skip_line(int depth) {
+  std::uint64_t count;
+  if (depth > pgn::max_variation_depth || !varint(count) || count > in_.remaining()) return false;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    std::uint8_t first;
+    if (!byte(first)) return false;
+    const bool annotated = first == Annotated;
+    if (annotated && !byte(first)) return false;
+    if (!skip_move(first)) return false;
+    if (annotated && !skip_annotations(depth)) return false;
+  }
+  return true;
+}
+
+std::expected<std::optional<PlyMove>, Status> Decoder::main_line_until(pgn::Key key) {
+  auto corrupt = [] {
+    return std::unexpected(Status::error(Status::Code::Corruption, "stored game: bad move data"));
+  };
+  auto header = game(/*header_only=*/true);
+  if (!header) return std::unexpected(header.error());
+  std::string fen;
+  if (!string(fen)) return corrupt();
+  pgn::Position pos;
+  if (!fen.empty()) {
+    auto start = pgn::parse_fen(fen);
+    if (!start) return corrupt();
+    pos = *start;
+  }
+  thread_local std::vector<std::string> scratch;
+  if (!comments(scratch)) return corrupt();
+  scratch.clear();
+  std::uint64_t count;
+  if (!varint(count) || count > in_.remaining()) return corrupt();
+  for (std::uint64_t ply = 0; ply < count; ++ply) {
+    std::uint8_t first;
+    if (!byte(first)) return corrupt();
+    const bool annotated = first == Annotated;
+    if (annotated && !byte(first)) return corrupt();
+    pgn::Move m;
+    if (!move(pos, first, m)) return corrupt();
+    if (pgn::repetition_key(pos) == key) return PlyMove{ply, m};
+    if (annotated && !skip_annotations(0)) return corrupt();
+    pos.play_or_pass(m);
+  }
+  if (pgn::repetition_key(pos) == key) return PlyMove{count, pgn::Move::none()};
+  return std::nullopt;
+}
+
 std::expected<pgn::GameRecord, Status> Decoder::game(bool header_only) {
   auto corrupt = [](std::string_view what) {
     return std::unexpected(
@@ -275,6 +357,11 @@ std::expected<pgn::GameRecord, Status> Decoder::game(bool header_only) {
 }
 
 }  // namespace
+
+std::expected<std::optional<PlyMove>, Status> decode_main_line_until(std::string_view bytes,
+                                                                     pgn::Key key) {
+  return Decoder(bytes).main_line_until(key);
+}
 
 void encode_game(const pgn::GameRecord& game, std::string& out,
                  std::vector<pgn::Key>* main_line_keys, std::string* opening_codes,

@@ -72,8 +72,6 @@ constexpr std::string_view duplicate_count_key = "meta:duplicate_count";
 constexpr std::string_view generations_key = "meta:position_generations";
 constexpr std::string_view variation_generations_key = "meta:variation_generations";
 
-// The block cache every family shares (data blocks, and the table files' indexes and filters).
-constexpr std::size_t block_cache_bytes = 64 << 20;
 // What each thread of a merge of position generations keeps of the summaries it reads
 // (SummaryReader): two threads merge side by side.
 constexpr std::size_t summary_cache_bytes = 48 << 20;
@@ -209,9 +207,9 @@ rocksdb::Status put_statistics(rocksdb::SstFileWriter& writer, std::uint32_t gen
 // A reader of summaries or facts goes through them in order and reads each block once: its
 // blocks are not put into the block cache, where they would push out the index blocks of other
 // searches.
-rocksdb::ReadOptions bulk_read_options() {
+rocksdb::ReadOptions bulk_read_options(bool fill_cache = false) {
   rocksdb::ReadOptions options;
-  options.fill_cache = false;
+  options.fill_cache = fill_cache;
   return options;
 }
 
@@ -223,8 +221,10 @@ rocksdb::ReadOptions bulk_read_options() {
 // merge's time).
 class SummaryReader {
  public:
-  SummaryReader(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* family, std::size_t cache_bytes = 0)
-      : it_(db.NewIterator(bulk_read_options(), family)), cache_budget_(cache_bytes) {}
+  // `fill_cache`: the blocks read go into the block cache (StoreOptions::cache_game_data).
+  SummaryReader(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* family, std::size_t cache_bytes = 0,
+                bool fill_cache = false)
+      : it_(db.NewIterator(bulk_read_options(fill_cache), family)), cache_budget_(cache_bytes) {}
 
   std::expected<GameSummary, Status> get(std::uint32_t id) {
     if (!(id >= first_ && id - first_ < entries_.size())) {
@@ -311,8 +311,8 @@ class SummaryReader {
 // the last id read stays parsed, and the next group is one step away.
 class FactsReader {
  public:
-  FactsReader(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* family)
-      : it_(db.NewIterator(bulk_read_options(), family)) {}
+  FactsReader(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* family, bool fill_cache = false)
+      : it_(db.NewIterator(bulk_read_options(fill_cache), family)) {}
 
   std::expected<SearchFacts, Status> get(std::uint32_t id) {
     if (Status s = reach(id); !s.is_ok()) return std::unexpected(s);
@@ -616,6 +616,7 @@ struct Store::Impl {
   std::uint32_t name_count = 0;          // the last number given to a name (name_index.h)
   std::uint32_t duplicates = 0;          // games marked duplicates
   std::uint64_t small_family_bytes = 0;  // StoreOptions::small_family_bytes
+  bool cache_game_data = false;          // StoreOptions::cache_game_data
   // The names family's values of each name dimension, read once (a store opened read-only sees
   // no later import; a writer's commit empties it).
   std::mutex names_mutex;
@@ -1943,6 +1944,13 @@ WriteBatch Store::begin_batch() {
 
 std::uint32_t Store::upgraded_from() const { return impl_->upgraded_from; }
 
+std::expected<std::optional<PlyMove>, Status> Store::main_line_at(std::uint32_t id,
+                                                                  pgn::Key key) const {
+  auto bytes = impl_->read_game(id);
+  if (!bytes) return std::unexpected(bytes.error());
+  return decode_main_line_until(*bytes, key);
+}
+
 std::expected<pgn::GameRecord, Status> Store::game(std::uint32_t id) const {
   auto bytes = impl_->read_game(id);
   if (!bytes) return std::unexpected(bytes.error());
@@ -2413,13 +2421,13 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_named(
 std::expected<GameSummary, Status> Store::summary(std::uint32_t id) const {
   if (id == 0 || id > impl_->games)
     return std::unexpected(Status::error(Status::Code::NotFound, pgn::cat("no game ", id)));
-  return SummaryReader(*impl_->db, impl_->families[Summaries]).get(id);
+  return SummaryReader(*impl_->db, impl_->families[Summaries], 0, impl_->cache_game_data).get(id);
 }
 
 Status Store::for_each_summary(
     const std::vector<std::uint32_t>& ids,
     const std::function<void(std::uint32_t, const GameSummary&)>& each) const {
-  SummaryReader reader(*impl_->db, impl_->families[Summaries]);
+  SummaryReader reader(*impl_->db, impl_->families[Summaries], 0, impl_->cache_game_data);
   for (const std::uint32_t id : ids) {
     auto summary = reader.get(id);
     if (!summary) return summary.error();
@@ -2431,7 +2439,7 @@ Status Store::for_each_summary(
 Status Store::for_each_facts(
     const std::vector<std::uint32_t>& ids,
     const std::function<void(std::uint32_t, const SearchFacts&)>& each) const {
-  FactsReader reader(*impl_->db, impl_->families[Facts]);
+  FactsReader reader(*impl_->db, impl_->families[Facts], impl_->cache_game_data);
   for (const std::uint32_t id : ids) {
     auto facts = reader.get(id);
     if (!facts) return facts.error();
@@ -2442,7 +2450,7 @@ Status Store::for_each_facts(
 
 Status Store::select_facts(const std::vector<std::uint32_t>& ids, const FactsFilter& filter,
                            std::vector<std::uint32_t>& passing) const {
-  FactsReader reader(*impl_->db, impl_->families[Facts]);
+  FactsReader reader(*impl_->db, impl_->families[Facts], impl_->cache_game_data);
   for (const std::uint32_t id : ids) {
     auto passes = reader.passes(id, filter);
     if (!passes) return passes.error();
@@ -2662,7 +2670,7 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   // it again: importing 100,000 games into 5 M took 19.7 s instead of 10.5, and verify of the
   // 5 M-game database went from 7 minutes to over 13.
   const std::shared_ptr<rocksdb::Cache> block_cache =
-      rocksdb::NewLRUCache(block_cache_bytes, /*num_shard_bits=*/0);
+      rocksdb::NewLRUCache(options.block_cache_bytes, /*num_shard_bits=*/0);
   for (int f = 0; f < FamilyCount; ++f) {
     rocksdb::ColumnFamilyOptions family_options;
     family_options.compression =
@@ -2802,6 +2810,7 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
   impl->db.reset(raw);
   impl->path = path;
   impl->small_family_bytes = options.small_family_bytes;
+  impl->cache_game_data = options.cache_game_data;
   impl->db_options = db_options;
   for (const auto& d : descriptors) impl->family_options.push_back(d.options);
   // Table files of a batch that was being written when an earlier run stopped.

@@ -107,10 +107,9 @@ std::expected<std::vector<index::TopGame>, Status> rank_games(const index::Store
       if (top.size() == wanted) break;
       index::TopGame g = found[id];
       if (g.move == pgn::Move::null()) {
-        auto game = store.game(id);
-        if (!game) return std::unexpected(game.error());
-        const auto ply = first_ply_at(*game, key);
-        g.move = ply && *ply < game->moves.size() ? game->moves[*ply].move : pgn::Move::none();
+        auto at = store.main_line_at(id, key);
+        if (!at) return std::unexpected(at.error());
+        g.move = *at ? (*at)->move : pgn::Move::none();
       }
       if (g.move != pgn::Move::none()) top.push_back(g);
     }
@@ -217,12 +216,11 @@ std::expected<Exploration, Status> explore(const index::Store& store, const Filt
     }
   }
   for (const auto& [id, summary] : to_read) {
-    auto game = store.game(id);
-    if (!game) return std::unexpected(game.error());
     // The move played at the first ply at which the game stands in the position.
-    const auto ply = first_ply_at(*game, key);
-    if (!ply) continue;  // the index's 40 bits matched another position
-    count(id, *ply < game->moves.size() ? game->moves[*ply].move : pgn::Move::none(), summary);
+    auto at = store.main_line_at(id, key);
+    if (!at) return std::unexpected(at.error());
+    if (!*at) continue;  // the index's 40 bits matched another position
+    count(id, (*at)->move, summary);
   }
   if (options.top_games && !top_complete) {
     auto ranked = rank_games(store, filters, options.top_games);

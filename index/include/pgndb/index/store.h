@@ -13,6 +13,7 @@
 
 #include "pgn/game_record.h"
 #include "pgn/reader.h"
+#include "pgndb/index/game_codec.h"
 #include "pgndb/index/game_summary.h"
 #include "pgndb/index/packed_strings.h"
 #include "pgndb/index/position_statistics.h"
@@ -60,6 +61,13 @@ struct StoreOptions {
   // 7.5 MB in the import's merged level-0 file, 4.3 MB so); a larger one only has the import's
   // own level-0 files merged into one, so that the work follows what was imported.
   std::uint64_t small_family_bytes = 16 << 20;
+  // The block cache every family shares (data blocks, the table files' indexes and filters).
+  std::size_t block_cache_bytes = 64 << 20;
+  // Keep the summaries and facts that searches and trees read in the block cache. A command
+  // reads each once and leaves them out, where they would push out the indexes; a long-lived
+  // reader (pgndb serve) reads the same positions' games again and again, and decompressed
+  // half its time without them.
+  bool cache_game_data = false;
 };
 
 // A game that could not be replayed, kept as it was written (the quarantine).
@@ -185,6 +193,11 @@ class Store {
   std::uint32_t reject_count() const;
   // Games have ids 1..game_count().
   [[nodiscard]] std::expected<pgn::GameRecord, Status> game(std::uint32_t id) const;
+  // Where the main line of game `id` first stands in the position with pgn::repetition_key
+  // `key`, and the move it plays there; nothing when it never does. Decodes the game only that
+  // far (decode_main_line_until).
+  [[nodiscard]] std::expected<std::optional<PlyMove>, Status> main_line_at(std::uint32_t id,
+                                                                           pgn::Key key) const;
   // The tags and result of game `id`, without its moves.
   [[nodiscard]] std::expected<pgn::GameRecord, Status> game_header(std::uint32_t id) const;
   // Counts every part (reads the whole position index and the sources).
