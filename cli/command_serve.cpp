@@ -16,7 +16,10 @@ void declare_serve(po::options_description& options, po::positional_options_desc
       "host", po::value<std::string>()->default_value("127.0.0.1"),
       "address to listen on (the default serves this machine only)")(
       "port", po::value<unsigned>()->default_value(9090), "port (0: any free port)")(
-      "threads", po::value<unsigned>()->default_value(4), "requests answered at once");
+      "threads", po::value<unsigned>()->default_value(16),
+      "connections served at once (a kept-alive connection holds its thread)")(
+      "cache-mb", po::value<unsigned>()->default_value(256),
+      "memory for the games and index blocks read, kept for the next requests");
 }
 
 int run_serve(const po::variables_map& vm) {
@@ -25,6 +28,7 @@ int run_serve(const po::variables_map& vm) {
   options.host = vm["host"].as<std::string>();
   options.port = vm["port"].as<unsigned>();
   options.threads = vm["threads"].as<unsigned>();
+  options.cache_bytes = std::size_t(vm["cache-mb"].as<unsigned>()) << 20;
   if (options.port > 65535 || options.threads == 0 || options.threads > 256) {
     std::cerr << "pgndb serve: --port is 0 to 65535 and --threads 1 to 256\n";
     return Usage;

@@ -1,6 +1,7 @@
 #include "pgndb/serve/server.h"
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <condition_variable>
 #include <deque>
@@ -74,9 +75,13 @@ std::filesystem::file_time_type directory_time(const std::string& dir) {
 }
 
 std::expected<std::shared_ptr<const index::Store>, index::Status> open_store(
-    const std::string& db) {
-  // Import records open too: /api/stats reads them. A server opens once, not per request.
-  auto store = index::Store::open(db, {.create_if_missing = false, .read_only = true});
+    const ServerOptions& options) {
+  // Import records open too: /api/stats reads them. A server opens once, not per request, and
+  // keeps what it reads.
+  auto store = index::Store::open(options.db, {.create_if_missing = false,
+                                               .read_only = true,
+                                               .block_cache_bytes = options.cache_bytes,
+                                               .cache_game_data = true});
   if (!store) return std::unexpected(store.error());
   return std::make_shared<const index::Store>(std::move(*store));
 }
@@ -110,7 +115,7 @@ struct Server::Impl {
       const auto now = directory_time(options.db);
       if (now == seen) continue;
       lock.unlock();
-      auto fresh = open_store(options.db);
+      auto fresh = open_store(options);
       lock.lock();
       // A failed open (the writer was deleting files at that moment) is tried again next time.
       if (!fresh) continue;
@@ -155,7 +160,7 @@ Server::~Server() {
 std::expected<Server, index::Status> Server::start(const ServerOptions& options) {
   auto impl = std::make_unique<Impl>();
   impl->options = options;
-  auto store = open_store(options.db);
+  auto store = open_store(options);
   if (!store) return std::unexpected(store.error());
   impl->store = std::move(*store);
 
@@ -163,12 +168,12 @@ std::expected<Server, index::Status> Server::start(const ServerOptions& options)
   const std::size_t threads = std::max(1u, options.threads);
   impl->http.new_task_queue = [threads] { return new BoundedPool(threads, 4 * threads); };
   // Bounds on what one client can hold: a request is read within 5 s, a response written
-  // within 30 s; a connection kept alive serves at most 100 requests and idles at most 5 s.
+  // within 30 s; a connection kept alive serves at most 1,000 requests and idles at most 5 s.
   // Requests are GETs: no body is read. The request line and the headers are bounded by
   // httplib (8 KiB each).
   impl->http.set_read_timeout(std::chrono::seconds(5));
   impl->http.set_write_timeout(std::chrono::seconds(30));
-  impl->http.set_keep_alive_max_count(100);
+  impl->http.set_keep_alive_max_count(1000);
   impl->http.set_keep_alive_timeout(5);
   impl->http.set_payload_max_length(64 * 1024);
   // Answers are small and whole: sent at once, not held back for more to send (Nagle).
@@ -182,6 +187,15 @@ std::expected<Server, index::Status> Server::start(const ServerOptions& options)
                          "application/json");
   });
 
+  // cpp-httplib 0.11 listens with a backlog of 5 (compiled into Debian's library): a burst of
+  // new connections (a browser opening six, a load test's clients) overflowed it, and a dropped
+  // connection waited a second for the client's retry. The listening socket, seen here before
+  // httplib binds it, is given a longer queue once bound.
+  int listening = -1;
+  impl->http.set_socket_options([&listening](socket_t sock) {
+    httplib::default_socket_options(sock);
+    listening = sock;
+  });
   if (options.port == 0) {
     impl->port = impl->http.bind_to_any_port(options.host);
     if (impl->port < 0)
@@ -195,6 +209,7 @@ std::expected<Server, index::Status> Server::start(const ServerOptions& options)
                                         " (in use, or not an address of this machine)")));
     impl->port = static_cast<int>(options.port);
   }
+  if (listening >= 0) ::listen(listening, 256);
   impl->refresher = std::thread([self] { self->refresh_until_stopped(); });
   return Server(std::move(impl));
 }

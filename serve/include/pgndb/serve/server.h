@@ -15,7 +15,12 @@ struct ServerOptions {
   std::string db;
   std::string host = "127.0.0.1";
   unsigned port = 9090;  // 0: any free port (Server::port() tells which)
-  unsigned threads = 4;  // requests answered at once
+  // Requests answered at once. A connection kept alive holds its thread while it waits for the
+  // next request (up to 5 s): a browser keeps about six.
+  unsigned threads = 16;
+  // The database's block cache: the games, summaries and index blocks that requests read stay
+  // decompressed there for the next requests.
+  std::size_t cache_bytes = std::size_t(256) << 20;
   // How often the database directory is looked at for an import's changes.
   std::chrono::milliseconds refresh = std::chrono::seconds(1);
 };
