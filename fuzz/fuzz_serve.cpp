@@ -23,11 +23,12 @@
 
 namespace {
 
-std::shared_ptr<const pgndb::index::Store> store;
+// Never destroyed: closing the database at exit would run after RocksDB's own static objects
+// are gone (libFuzzer exits from a thread of its own). The files go, the process ends.
+std::shared_ptr<const pgndb::index::Store>& store = *new std::shared_ptr<const pgndb::index::Store>;
 std::filesystem::path directory;
 
 void remove_directory() {
-  store.reset();
   std::error_code ignored;
   std::filesystem::remove_all(directory, ignored);
 }
