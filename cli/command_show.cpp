@@ -4,13 +4,13 @@
 #include <iostream>
 #include <string>
 
-#include "board_diagram.h"
 #include "command.h"
 #include "pgn/fen.h"
 #include "pgn/san.h"
 #include "pgn/text.h"
 #include "pgn/writer.h"
 #include "pgndb/index/store.h"
+#include "pgndb/serve/board_diagram.h"
 
 namespace pgndb::cli {
 
@@ -50,7 +50,7 @@ int run_show(const po::variables_map& vm) {
     const pgn::Move m = game->moves[i].move;
     pos.play_or_pass(m);
   }
-  DiagramOptions options;
+  serve::DiagramOptions options;
   options.black_at_bottom = vm["flip"].as<bool>();
   std::string caption = pgn::cat("Ply ", ply);
   if (ply > 0) {
@@ -65,11 +65,11 @@ int run_show(const po::variables_map& vm) {
   std::string text;
   pgn::write_game(*game, text);
   std::cout << text << caption << ":\n\n"
-            << unicode_board(pos, options) << "\nFEN: " << pgn::to_fen(pos) << '\n';
+            << serve::unicode_board(pos, options) << "\nFEN: " << pgn::to_fen(pos) << '\n';
   if (vm.count("svg")) {
     const std::string file = vm["svg"].as<std::string>();
     std::ofstream out(file, std::ios::binary);
-    out << svg_board(pos, options);
+    out << serve::svg_board(pos, options);
     out.close();
     if (!out) return fail("cannot write " + file);
   }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <regex>
 #include <string>
 #include <thread>
@@ -138,6 +139,12 @@ TEST_CASE("serve answers bad requests with 400 or 404 and a JSON error, never a 
       {"/api/game/x1", 404, "no such path"},
       {"/api/game/1?format=xml", 400, "format: 'xml'"},
       {"/etc/passwd", 404, "no such path"},
+      {"/?x=1", 400, "the page takes no parameters"},
+      {"/api/board.svg?fen=nonsense", 400, "fen: 'nonsense' is not a position"},
+      {"/api/board.svg?lastmove=e9e4", 400, "lastmove: 'e9e4' is not a move in UCI"},
+      {"/api/board.svg?size=3", 400, "unknown parameter 'size'"},
+      {"/api/tree?moves=e4&play=e2e4", 400, "play: give either moves or play"},
+      {"/api/tree?play=e2e5", 400, "play: 'e2e5' is not a legal move"},
       {"/../../etc/passwd", 404, ""},
   };
   for (const Case& c : cases) {
@@ -145,6 +152,7 @@ TEST_CASE("serve answers bad requests with 400 or 404 and a JSON error, never a 
     const auto answer = server.get(c.path);
     CHECK(answer.status == c.status);
     CHECK(answer.content_type == "application/json");
+    INFO(answer.body);
     if (!c.error.empty()) CHECK_THAT(std::string(answer.json()["error"]), Catch::Contains(c.error));
   }
   // lichess ignores the parameters it does not know; so does its format.
@@ -159,6 +167,70 @@ TEST_CASE("serve answers bad requests with 400 or 404 and a JSON error, never a 
   CHECK(post->status < 500);
   // And the server still answers.
   CHECK(server.get("/api/stats").json()["games"] == 100);
+}
+
+namespace {
+
+// The pieces of an SVG board (board_diagram.h: each piece a text element with data-square and
+// data-piece), and those of a FEN's placement, as square -> FEN letter.
+std::map<std::string, char> svg_pieces(const std::string& svg) {
+  static const std::regex piece(R"re(data-square="([a-h][1-8])" data-piece="([pnbrqkPNBRQK])")re");
+  std::map<std::string, char> out;
+  for (std::sregex_iterator m(svg.begin(), svg.end(), piece), end; m != end; ++m)
+    out[(*m)[1].str()] = (*m)[2].str()[0];
+  return out;
+}
+std::map<std::string, char> fen_pieces(const std::string& fen) {
+  std::map<std::string, char> out;
+  int rank = 7, file = 0;
+  for (char c : fen.substr(0, fen.find(' '))) {
+    if (c == '/') {
+      --rank;
+      file = 0;
+    } else if (c >= '1' && c <= '8') {
+      file += c - '0';
+    } else {
+      out[std::string{char('a' + file), char('1' + rank)}] = c;
+      ++file;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the page and the board drawing are served, the board showing the FEN it is given") {
+  TempDir tmp;
+  import(tmp / "db", quoted(samples / "Morphy-100.pgn"));
+  const ServeProcess server((tmp / "db").string());
+  const auto page = server.get("/");
+  CHECK(page.status == 200);
+  CHECK(page.content_type == "text/html; charset=utf-8");
+  CHECK_THAT(page.body, Catch::Contains("<title>pgndb explorer</title>"));
+  // Offline: nothing loaded from elsewhere.
+  CHECK_THAT(page.body, !Catch::Contains("http://") && !Catch::Contains("https://"));
+  for (const std::string fen :
+       {"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4",
+        "8/8/8/4k3/8/8/4K3/7Q w - - 0 60"}) {
+    INFO(fen);
+    std::string encoded = fen;
+    std::replace(encoded.begin(), encoded.end(), ' ', '+');
+    for (const char* flip : {"0", "1"}) {
+      const auto svg = server.get("/api/board.svg?fen=" + encoded + "&lastmove=e2e4&flip=" + flip);
+      CHECK(svg.status == 200);
+      CHECK(svg.content_type == "image/svg+xml");
+      CHECK(svg_pieces(svg.body) == fen_pieces(fen));
+    }
+  }
+  // The start when no FEN is given.
+  CHECK(svg_pieces(server.get("/api/board.svg").body) ==
+        fen_pieces("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+  // `play` (UCI, as the explorer) and `moves` (SAN) name the same position.
+  const json by_play = server.get("/api/tree?play=e2e4,e7e5,g1f3").json();
+  const json by_moves = server.get("/api/tree?moves=e4+e5+Nf3").json();
+  CHECK(by_play == by_moves);
+  CHECK(by_play["games"] > 0);
 }
 
 TEST_CASE("/api/game gives every move with the board pgn-extract reaches, variations included") {

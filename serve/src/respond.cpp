@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "assets.h"
 #include "pgn/fen.h"
 #include "pgn/game.h"
 #include "pgn/san.h"
@@ -15,6 +16,7 @@
 #include "pgndb/query/game_facts.h"
 #include "pgndb/query/search.h"
 #include "pgndb/query/tree.h"
+#include "pgndb/serve/board_diagram.h"
 #include "pgndb/serve/game_json.h"
 #include "pgndb/serve/parameters.h"
 #include "pgndb/serve/query_string.h"
@@ -65,6 +67,27 @@ std::expected<pgn::GameRecord, Failure> stored_game(const index::Store& store, s
 
 // ---- the explorer in lichess's format ------------------------------------------------------
 
+// `pos` after the UCI moves of `play` (comma-separated; castling as e1g1 or e1h1).
+std::expected<pgn::Position, Failure> play_uci(pgn::Position pos, std::string_view play) {
+  if (play.empty()) return pos;
+  while (true) {
+    const std::size_t comma = play.find(',');
+    const std::string_view uci = play.substr(0, comma);
+    const bool shaped =
+        (uci.size() == 4 || uci.size() == 5) && uci[0] >= 'a' && uci[0] <= 'h' && uci[1] >= '1' &&
+        uci[1] <= '8' && uci[2] >= 'a' && uci[2] <= 'h' && uci[3] >= '1' && uci[3] <= '8' &&
+        (uci.size() == 4 || std::string_view("qrbn").find(uci[4]) != std::string_view::npos);
+    auto move = shaped ? pgn::parse_san(pos, uci)
+                       : std::expected<pgn::Move, pgn::SanError>(std::unexpected(pgn::SanError{}));
+    if (!move || move->is_null())
+      return std::unexpected(bad(
+          pgn::cat("play: '", uci, "' is not a legal move in UCI notation in ", pgn::to_fen(pos))));
+    pos.play(*move);
+    if (comma == std::string_view::npos) return pos;
+    play = play.substr(comma + 1);
+  }
+}
+
 // `fen` (or the start) and the UCI moves of `play` after it.
 std::expected<pgn::Position, Failure> explorer_position(ParameterReader& reader) {
   auto fen = reader.text("fen");
@@ -77,27 +100,7 @@ std::expected<pgn::Position, Failure> explorer_position(ParameterReader& reader)
     if (!parsed) return std::unexpected(bad(pgn::cat("fen: '", **fen, "' is not a position")));
     pos = *parsed;
   }
-  if (*play && !(*play)->empty()) {
-    std::string_view rest = **play;
-    while (true) {
-      const std::size_t comma = rest.find(',');
-      const std::string_view uci = rest.substr(0, comma);
-      const bool shaped =
-          (uci.size() == 4 || uci.size() == 5) && uci[0] >= 'a' && uci[0] <= 'h' && uci[1] >= '1' &&
-          uci[1] <= '8' && uci[2] >= 'a' && uci[2] <= 'h' && uci[3] >= '1' && uci[3] <= '8' &&
-          (uci.size() == 4 || std::string_view("qrbn").find(uci[4]) != std::string_view::npos);
-      auto move = shaped
-                      ? pgn::parse_san(pos, uci)
-                      : std::expected<pgn::Move, pgn::SanError>(std::unexpected(pgn::SanError{}));
-      if (!move || move->is_null())
-        return std::unexpected(bad(pgn::cat(
-            "play: '", uci, "' is not a legal move in UCI notation in ", pgn::to_fen(pos))));
-      pos.play(*move);
-      if (comma == std::string_view::npos) break;
-      rest = rest.substr(comma + 1);
-    }
-  }
-  return pos;
+  return play_uci(pos, play->value_or(""));
 }
 
 // `since` and `until`: a year (lichess's masters explorer) or a month, `YYYY-MM` (its lichess
@@ -244,6 +247,22 @@ Answer masters(const index::Store& store, const Parameters& parameters) {
 std::expected<query::Filters, Failure> api_filters(ParameterReader& reader) {
   query::FilterText text;
   if (auto taken = reader.filters(text); !taken) return std::unexpected(bad(taken.error()));
+  // `play`: UCI moves after `fen` (or the start), as the explorer takes them; the position after
+  // them is the filter.
+  auto play = reader.text("play");
+  if (!play) return std::unexpected(bad(play.error()));
+  if (*play && !(*play)->empty()) {
+    if (!text.moves.empty()) return std::unexpected(bad("play: give either moves or play"));
+    pgn::Position start;
+    if (!text.fen.empty()) {
+      auto parsed = pgn::parse_fen(text.fen);
+      if (!parsed) return std::unexpected(bad(pgn::cat("fen: '", text.fen, "' is not a position")));
+      start = *parsed;
+    }
+    auto position = play_uci(start, **play);
+    if (!position) return std::unexpected(position.error());
+    text.fen = pgn::to_fen(*position);
+  }
   auto filters = query::parse_filters(text);
   if (!filters) return std::unexpected(bad(filters.error()));
   return std::move(*filters);
@@ -441,8 +460,44 @@ Answer api_export(const std::shared_ptr<const index::Store>& store, const Parame
   return r;
 }
 
+// A board as an SVG drawing: `fen` (the start when absent), `lastmove` (UCI: its squares are
+// marked), `flip` (Black at the bottom).
+Answer board_svg(const Parameters& parameters) {
+  ParameterReader reader(parameters);
+  auto fen = reader.text("fen");
+  auto last = reader.text("lastmove");
+  auto flip = reader.flag("flip");
+  if (!fen) return std::unexpected(bad(fen.error()));
+  if (!last) return std::unexpected(bad(last.error()));
+  if (!flip) return std::unexpected(bad(flip.error()));
+  if (auto known = no_unknown(reader); !known) return std::unexpected(known.error());
+  pgn::Position pos;
+  if (*fen) {
+    auto parsed = pgn::parse_fen(**fen);
+    if (!parsed) return std::unexpected(bad(pgn::cat("fen: '", **fen, "' is not a position")));
+    pos = *parsed;
+  }
+  DiagramOptions options;
+  options.black_at_bottom = flip->value_or(false);
+  if (*last && !(*last)->empty()) {
+    const std::string& m = **last;
+    const bool shaped = m.size() >= 4 && m.size() <= 5 && m[0] >= 'a' && m[0] <= 'h' &&
+                        m[1] >= '1' && m[1] <= '8' && m[2] >= 'a' && m[2] <= 'h' && m[3] >= '1' &&
+                        m[3] <= '8';
+    if (!shaped) return std::unexpected(bad(pgn::cat("lastmove: '", m, "' is not a move in UCI")));
+    options.last_move = pgn::Move(pgn::make_square(m[0] - 'a', m[1] - '1'),
+                                  pgn::make_square(m[2] - 'a', m[3] - '1'));
+  }
+  return Response{200, "image/svg+xml", svg_board(pos, options), {}};
+}
+
 Answer route(const std::shared_ptr<const index::Store>& store, std::string_view path,
              const Parameters& parameters) {
+  if (path == "/" || path == "/index.html") {
+    if (!parameters.empty()) return std::unexpected(bad("the page takes no parameters"));
+    return Response{200, "text/html; charset=utf-8", std::string(assets::index_html), {}};
+  }
+  if (path == "/api/board.svg") return board_svg(parameters);
   if (path == "/masters") return masters(*store, parameters);
   if (auto id = trailing_id(path, "/masters/pgn/")) {
     auto game = stored_game(*store, *id);

@@ -1,8 +1,8 @@
-#include "board_diagram.h"
+#include "pgndb/serve/board_diagram.h"
 
 #include "pgn/text.h"
 
-namespace pgndb::cli {
+namespace pgndb::serve {
 
 namespace {
 
@@ -106,4 +106,4 @@ std::string svg_board(const pgn::Position& pos, const DiagramOptions& options) {
   return out;
 }
 
-}  // namespace pgndb::cli
+}  // namespace pgndb::serve

@@ -7,7 +7,7 @@
 #include "pgn/position.h"
 #include "pgn/types.h"
 
-namespace pgndb::cli {
+namespace pgndb::serve {
 
 struct DiagramOptions {
   pgn::Move last_move = pgn::Move::none();  // marked on the board when given
@@ -23,4 +23,4 @@ struct DiagramOptions {
 // the drawing back.
 [[nodiscard]] std::string svg_board(const pgn::Position& pos, const DiagramOptions& options);
 
-}  // namespace pgndb::cli
+}  // namespace pgndb::serve
