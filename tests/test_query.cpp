@@ -555,6 +555,66 @@ TEST_CASE(
   }
 }
 
+TEST_CASE(
+    "pgndb serve's /api/tree and /api/find answer as pgndb tree and pgndb find, for 100 "
+    "positions") {
+  Slice& s = the_slice();
+  const pgndb::test::ServeProcess server(s.db.string());
+  // 100 positions: the first 1 to 20 plies of games spread over the slice, in SAN (the CLI's
+  // --moves) and UCI (the API's play=), from /api/game.
+  std::size_t compared_rows = 0, compared_games = 0;
+  for (int i = 0; i < 100; ++i) {
+    const unsigned id = 1 + unsigned(i) * unsigned(s.games.size() / 100);
+    const auto game = server.get("/api/game/" + std::to_string(id)).json();
+    const std::size_t plies = std::min<std::size_t>(1 + std::size_t(i) % 20, game["moves"].size());
+    std::string san, uci;
+    for (std::size_t p = 0; p < plies; ++p) {
+      san += (p ? " " : "") + game["moves"][p]["san"].get<std::string>();
+      uci += (p ? "," : "") + game["moves"][p]["uci"].get<std::string>();
+    }
+    INFO("game " << id << ": " << san);
+    auto tree = run_command(std::string(PGNDB_BINARY) + " tree --db '" + s.db.string() +
+                            "' --json --moves '" + san + "'");
+    REQUIRE(tree.exit_code == 0);
+    std::vector<nlohmann::json> cli_rows;
+    std::istringstream lines(tree.out);
+    for (std::string line; std::getline(lines, line);)
+      cli_rows.push_back(nlohmann::json::parse(line));
+    const auto api = server.get("/api/tree?play=" + uci).json();
+    REQUIRE(api["moves"].size() == cli_rows.size());
+    for (std::size_t r = 0; r < cli_rows.size(); ++r) {
+      const auto& a = api["moves"][r];
+      const auto& c = cli_rows[r];
+      CHECK((a["san"].is_null() ? std::string("(end)") : a["san"].get<std::string>()) == c["move"]);
+      for (const char* field : {"games", "white_wins", "draws", "black_wins", "average_elo",
+                                "performance", "last_year"})
+        CHECK(a[field] == c[field]);
+      ++compared_rows;
+    }
+    auto found = run_command(std::string(PGNDB_BINARY) + " find --db '" + s.db.string() +
+                             "' --format json --sort -date --moves '" + san + "'");
+    REQUIRE(found.exit_code == 0);
+    std::vector<unsigned> cli_ids, api_ids;
+    std::istringstream found_lines(found.out);
+    for (std::string line; std::getline(found_lines, line);)
+      cli_ids.push_back(nlohmann::json::parse(line)["id"]);
+    for (unsigned offset = 0;;) {
+      const auto page =
+          server
+              .get("/api/find?sort=-date&limit=1000&offset=" + std::to_string(offset) +
+                   "&play=" + uci)
+              .json();
+      for (const auto& g : page["games"]) api_ids.push_back(g["id"]);
+      if (page["next_offset"].is_null()) break;
+      offset = page["next_offset"];
+    }
+    CHECK(api_ids == cli_ids);
+    compared_games += cli_ids.size();
+  }
+  CHECK(compared_rows > 300);
+  CHECK(compared_games > 1000);
+}
+
 TEST_CASE("find --sort orders by date or rating, the games staying the same") {
   Slice& s = the_slice();
   auto ids_and_dates = [&](const std::string& sort) {

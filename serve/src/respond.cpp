@@ -173,7 +173,7 @@ Answer masters(const index::Store& store, const Parameters& parameters) {
   auto dates = explorer_dates(reader);
   if (!dates) return std::unexpected(dates.error());
   text.date = *dates;
-  auto move_rows = reader.number("moves", 0, 1000);
+  auto move_rows = reader.number("moves", 0, 256);
   if (!move_rows) return std::unexpected(bad(move_rows.error()));
   auto top_games = reader.number("topGames", 0, index::top_games_kept);
   if (!top_games) return std::unexpected(bad(top_games.error()));
