@@ -615,6 +615,123 @@ TEST_CASE(
   CHECK(compared_games > 1000);
 }
 
+TEST_CASE(
+    "the player explorer at /player gives the moves, results and latest games pgn-extract's boards "
+    "give") {
+  Slice& s = the_slice();
+  const auto boards = pgn_extract_boards();
+  REQUIRE(boards.size() == s.games.size());
+  const pgndb::test::ServeProcess server(s.db.string());
+  auto rating = [](const std::string& text) { return long(strict_rating(text, 0)); };
+  // A date as the search sorts it (year << 16 | month << 8 | day; 0 for an unknown part).
+  auto date_number = [](const std::string& date) {
+    auto part = [&](std::size_t at, std::size_t n) -> long {
+      const std::string t = date.substr(std::min(at, date.size()), n);
+      return t.size() == n && t.find_first_not_of("0123456789") == std::string::npos ? std::stol(t)
+                                                                                     : 0;
+    };
+    return part(0, 4) << 16 | part(5, 2) << 8 | part(8, 2);
+  };
+  struct Case {
+    std::string moves, play, player, colour;
+  };
+  const Case cases[] = {
+      {"", "", "kasparov", "white"},         // the player moves
+      {"1.e4", "e2e4", "tal", "white"},      // the opponents move
+      {"1.e4", "e2e4", "kasparov", "black"}  // the player moves, as Black
+  };
+  for (const Case& c : cases) {
+    INFO(c.player << " as " << c.colour << " after '" << c.moves << "'");
+    const bool player_white = c.colour == "white";
+    const std::string root = c.moves.empty() ? std::string() : board_after(s.tmp.path(), c.moves);
+    const bool white_moves = c.moves.empty() || root.find(" w ") != std::string::npos;
+    const bool player_moves = white_moves == player_white;
+    struct Expected {
+      std::array<long, 3> results{};
+      long mover_sum = 0, mover_rated = 0, opponent_sum = 0, both_rated = 0, mover_score = 0;
+    };
+    std::map<std::string, Expected> expected;
+    std::vector<std::pair<long, std::size_t>> by_date;  // (-date, index): the newest first
+    std::map<std::size_t, std::string> next_board;      // per game, the board after its move
+    for (std::size_t g = 0; g < boards.size(); ++g) {
+      auto& tags = s.games[g];
+      if (squash(tag(tags, player_white ? "White" : "Black")).find(c.player) == std::string::npos)
+        continue;
+      // boards[g] holds the boards after each move: the start stands before the first.
+      std::size_t at = 0;
+      if (!c.moves.empty()) {
+        const auto found = std::find(boards[g].begin(), boards[g].end(), root);
+        if (found == boards[g].end()) continue;
+        at = std::size_t(found - boards[g].begin()) + 1;
+      }
+      if (at >= boards[g].size()) continue;  // ends here: plays no move
+      auto& row = expected[boards[g][at]];
+      next_board[g] = boards[g][at];
+      const std::string result = tag(tags, "Result");
+      row.results[0] += result == "1-0";
+      row.results[1] += result == "1/2-1/2";
+      row.results[2] += result == "0-1";
+      const long mover = rating(tag(tags, white_moves ? "WhiteElo" : "BlackElo"));
+      const long other = rating(tag(tags, white_moves ? "BlackElo" : "WhiteElo"));
+      if (mover) {
+        row.mover_sum += mover;
+        ++row.mover_rated;
+      }
+      if (mover && other && result != "*") {
+        ++row.both_rated;
+        row.opponent_sum += other;
+        const int white_score = result == "1-0" ? 1 : result == "0-1" ? -1 : 0;
+        row.mover_score += white_moves ? white_score : -white_score;
+      }
+      by_date.emplace_back(-date_number(tag(tags, "Date")), g);
+    }
+    REQUIRE(expected.size() >= 2);
+    const auto json = server
+                          .get("/player?player=" + c.player + "&color=" + c.colour +
+                               "&play=" + c.play + "&moves=256&recentGames=4")
+                          .json();
+    CHECK(json["moves"].size() == expected.size());
+    std::map<std::string, std::string> uci_to_board;
+    for (const auto& m : json["moves"]) {
+      const std::string san = m["san"];
+      INFO(san);
+      const std::string after = board_after(s.tmp.path(), c.moves + " " + san);
+      uci_to_board[m["uci"]] = after;
+      REQUIRE(expected.count(after));
+      const Expected& e = expected[after];
+      CHECK(std::array<long, 3>{m["white"], m["draws"], m["black"]} == e.results);
+      const long mover_average = e.mover_rated ? e.mover_sum / e.mover_rated : 0;
+      const long opponent_average = e.both_rated ? e.opponent_sum / e.both_rated : 0;
+      if (player_moves) {
+        CHECK(m["averageOpponentRating"] == opponent_average);
+        CHECK(m["performance"] ==
+              (e.both_rated ? std::max(0L, opponent_average + 400 * e.mover_score / e.both_rated)
+                            : 0));
+      } else {
+        CHECK(m["averageOpponentRating"] == mover_average);
+        CHECK(m["performance"] ==
+              (e.both_rated && e.mover_rated
+                   ? std::max(0L, mover_average - 400 * e.mover_score / e.both_rated)
+                   : 0));
+      }
+    }
+    // The latest games, newest first, ties in the order imported; unknown dates last.
+    std::stable_sort(by_date.begin(), by_date.end(), [](const auto& a, const auto& b) {
+      const bool a_known = a.first != 0, b_known = b.first != 0;
+      if (a_known != b_known) return a_known;
+      return a.first < b.first;
+    });
+    const auto& recent = json["recentGames"];
+    REQUIRE(recent.size() == std::min<std::size_t>(4, by_date.size()));
+    for (std::size_t i = 0; i < recent.size(); ++i) {
+      const std::size_t g = by_date[i].second;
+      INFO("recent game " << i);
+      CHECK(recent[i]["id"] == std::to_string(g + 1));
+      CHECK(uci_to_board[recent[i]["uci"]] == next_board[g]);
+    }
+  }
+}
+
 TEST_CASE("find --sort orders by date or rating, the games staying the same") {
   Slice& s = the_slice();
   auto ids_and_dates = [&](const std::string& sort) {

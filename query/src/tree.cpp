@@ -239,6 +239,11 @@ std::expected<Exploration, Status> explore(const index::Store& store, const Filt
     row.last_year = t.last_year;
     row.san = row.move == pgn::Move::none() ? "(end)" : pgn::to_san(root, row.move);
     if (t.rated) row.average_elo = unsigned(t.elo_sum / t.rated);
+    if (t.both_rated) row.average_opponent_elo = unsigned(t.opponent_sum / t.both_rated);
+    if (t.both_rated && t.rated)
+      row.other_performance = unsigned(
+          std::max<std::int64_t>(0, std::int64_t(t.elo_sum / t.rated) -
+                                        400 * t.wins_minus_losses / std::int64_t(t.both_rated)));
     if (t.both_rated)
       row.performance = unsigned(
           std::max<std::int64_t>(0, std::int64_t(t.opponent_sum / t.both_rated) +

@@ -240,6 +240,99 @@ Answer masters(const index::Store& store, const Parameters& parameters) {
   return json_response(out);
 }
 
+// lichess's player explorer: the tree of one player's games with one colour, and the most
+// recent of them.
+Answer player_tree(const index::Store& store, const Parameters& parameters) {
+  ParameterReader reader(parameters);
+  auto variant = reader.text("variant");
+  if (!variant) return std::unexpected(bad(variant.error()));
+  if (*variant && **variant != "standard")
+    return std::unexpected(bad(pgn::cat("variant: '", **variant, "': only standard chess")));
+  auto player = reader.text("player");
+  auto color = reader.text("color");
+  if (!player) return std::unexpected(bad(player.error()));
+  if (!color) return std::unexpected(bad(color.error()));
+  if (!*player || (*player)->empty()) return std::unexpected(bad("player: a name is required"));
+  if (!*color || (**color != "white" && **color != "black"))
+    return std::unexpected(bad("color: white or black is required"));
+  auto position = explorer_position(reader);
+  if (!position) return std::unexpected(position.error());
+  query::FilterText text;
+  (**color == "white" ? text.white : text.black) = **player;
+  auto dates = explorer_dates(reader);
+  if (!dates) return std::unexpected(dates.error());
+  text.date = *dates;
+  auto move_rows = reader.number("moves", 0, 256);
+  if (!move_rows) return std::unexpected(bad(move_rows.error()));
+  auto recent = reader.number("recentGames", 0, 15);
+  if (!recent) return std::unexpected(bad(recent.error()));
+  auto filters = query::parse_filters(text);
+  if (!filters) return std::unexpected(bad(filters.error()));
+  filters->position = *position;
+  auto explored = query::explore(store, *filters);
+  if (!explored) return std::unexpected(failed(explored.error()));
+
+  Json out;
+  std::uint64_t white = 0, draws = 0, black = 0;
+  for (const auto& r : explored->rows) {
+    white += r.white_wins;
+    draws += r.draws;
+    black += r.black_wins;
+  }
+  out["white"] = white;
+  out["draws"] = draws;
+  out["black"] = black;
+  Json moves = Json::array();
+  // The player's side, whoever moves: the player's opponents' rating and the player's
+  // performance.
+  const bool player_moves = (position->side_to_move() == pgn::White) == (**color == "white");
+  for (const auto& r : explored->rows) {
+    if (moves.size() >= move_rows->value_or(12)) break;
+    if (r.move == pgn::Move::none()) continue;
+    Json m;
+    m["uci"] = pgn::to_uci(*position, r.move);
+    m["san"] = r.san;
+    m["averageOpponentRating"] = player_moves ? r.average_opponent_elo : r.average_elo;
+    m["performance"] = player_moves ? r.performance : r.other_performance;
+    m["white"] = r.white_wins;
+    m["draws"] = r.draws;
+    m["black"] = r.black_wins;
+    m["game"] = nullptr;
+    if (r.games == 1) {
+      auto game = single_game(store, *filters, *position, r.move);
+      if (!game) return std::unexpected(game.error());
+      m["game"] = std::move(*game);
+    }
+    moves.push_back(std::move(m));
+  }
+  out["moves"] = std::move(moves);
+  // The latest games that played a move here, the newest first.
+  Json games = Json::array();
+  const std::size_t wanted = recent->value_or(8);
+  if (wanted > 0) {
+    auto search = query::Search::start(store, *filters, query::Order::DateDescending);
+    if (!search) return std::unexpected(failed(search.error()));
+    const pgn::Key key = pgn::repetition_key(*position);
+    while (games.size() < wanted) {
+      auto id = search->next();
+      if (!id) return std::unexpected(failed(id.error()));
+      if (!*id) break;
+      auto at = store.main_line_at(**id, key);
+      if (!at) return std::unexpected(failed(at.error()));
+      if (!*at || (*at)->move == pgn::Move::none()) continue;
+      auto game = header_json(store, **id);
+      if (!game) return std::unexpected(game.error());
+      Json g;
+      g["uci"] = pgn::to_uci(*position, (*at)->move);
+      for (const auto& [k, v] : game->items()) g[k] = v;
+      games.push_back(std::move(g));
+    }
+  }
+  out["recentGames"] = std::move(games);
+  out["opening"] = nullptr;
+  return json_response(out);
+}
+
 // ---- pgndb's own API -----------------------------------------------------------------------
 
 // The filters of query::filter_fields() from `reader`, checked; the position required when
@@ -506,6 +599,7 @@ Answer route(const std::shared_ptr<const index::Store>& store, std::string_view 
     pgn::write_game(*game, r.body);
     return r;
   }
+  if (path == "/player") return player_tree(*store, parameters);
   if (path == "/api/tree") return api_tree(*store, parameters);
   if (path == "/api/find") return api_find(*store, parameters);
   if (path == "/api/export") return api_export(store, parameters);

@@ -22,6 +22,11 @@ struct TreeRow {
   // (the opponents' average + 400 x (wins - losses) / games, over the rated games); 0 when no
   // game has both ratings.
   unsigned average_elo = 0, performance = 0;
+  // The opponents' average rating over the games with both ratings and a result (0: none), and
+  // the performance of the side not to move (its opponents' average + 400 x its wins - losses
+  // over those games; its opponents' average is taken over the games that rate them): a
+  // player's tree shows the player's side whoever moves.
+  unsigned average_opponent_elo = 0, other_performance = 0;
   unsigned last_year = 0;  // 0 when no game has a year
 };
 
