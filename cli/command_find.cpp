@@ -86,17 +86,10 @@ int run_find(const po::variables_map& vm) {
     std::cerr << "pgndb find: --format: '" << format << "' is not table, pgn, json or count\n";
     return Usage;
   }
-  static const std::pair<std::string_view, query::Order> orders[] = {
-      {"id", query::Order::Id},
-      {"date", query::Order::Date},
-      {"-date", query::Order::DateDescending},
-      {"elo", query::Order::Elo},
-      {"-elo", query::Order::EloDescending}};
   const std::string sort = vm["sort"].as<std::string>();
-  const auto order = std::find_if(std::begin(orders), std::end(orders),
-                                  [&](const auto& o) { return o.first == sort; });
-  if (order == std::end(orders)) {
-    std::cerr << "pgndb find: --sort: '" << sort << "' is not id, date, -date, elo or -elo\n";
+  const auto order = query::parse_order(sort);
+  if (!order) {
+    std::cerr << "pgndb find: --sort: '" << sort << "' is not " << query::order_names << '\n';
     return Usage;
   }
   auto selection = open_selection(vm, filter_text(vm), "find");
@@ -118,7 +111,7 @@ int run_find(const po::variables_map& vm) {
     if (explaining) explain(plan);
     return Success;
   }
-  auto search = query::Search::start(*store, *filters, order->second);
+  auto search = query::Search::start(*store, *filters, *order);
   if (!search) {
     std::cerr << "pgndb find: " << search.error().message() << '\n';
     return Usage;

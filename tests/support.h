@@ -100,6 +100,27 @@ inline std::string squeeze(std::string_view text) {
   return out;
 }
 
+// The games of PGN text as pgn-extract writes it, each game's lines joined with spaces
+// (pgn-extract wraps its lines, comments included: a comment is read from the joined text). A
+// game starts at an [Event tag that follows movetext.
+inline std::vector<std::string> joined_games(const std::string& text) {
+  std::vector<std::string> games;
+  std::istringstream in(text);
+  std::string line, game;
+  bool in_moves = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("[Event ", 0) == 0 && in_moves) {
+      games.push_back(std::move(game));
+      game.clear();
+      in_moves = false;
+    }
+    if (!line.empty() && line[0] != '[') in_moves = true;
+    game += line + ' ';
+  }
+  if (!game.empty()) games.push_back(std::move(game));
+  return games;
+}
+
 struct CommandResult {
   int exit_code;
   std::string out;  // standard output only: redirect standard error in the command if needed

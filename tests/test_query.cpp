@@ -113,19 +113,7 @@ std::vector<std::vector<std::string>> pgn_extract_boards() {
   auto r = run_command("/usr/games/pgn-extract -s -C -N -V --fencomments" + files + " 2>/dev/null");
   REQUIRE(r.exit_code == 0);
   std::vector<std::vector<std::string>> boards;
-  std::istringstream in(r.out);
-  std::string line, game;
-  bool in_moves = false;
-  while (std::getline(in, line)) {
-    if (line.rfind("[Event ", 0) == 0 && in_moves) {
-      boards.push_back(fens_in(game));
-      game.clear();
-      in_moves = false;
-    }
-    if (!line.empty() && line[0] != '[') in_moves = true;
-    game += line + ' ';
-  }
-  boards.push_back(fens_in(game));
+  for (const std::string& game : pgndb::test::joined_games(r.out)) boards.push_back(fens_in(game));
   return boards;
 }
 // pgn-extract's board after `moves` from the start.
@@ -952,28 +940,14 @@ TEST_CASE("find --in-variations finds the positions pgn-extract sees inside vari
         run_command("/usr/games/pgn-extract -s --fencomments " + flags + names + " 2>/dev/null");
     REQUIRE(out.exit_code == 0);
     std::vector<std::set<std::string>> games;
-    std::istringstream in(out.out);
-    std::string line, text;
-    auto finish = [&] {
-      if (text.empty()) return;
+    for (const std::string& text : pgndb::test::joined_games(out.out)) {
       std::set<std::string> boards;
       for (std::sregex_iterator m(text.begin(), text.end(), fen_shaped), end; m != end; ++m)
         boards.insert((*m)[1].str());
       std::smatch tag;
       if (std::regex_search(text, tag, fen_tag)) boards.insert(tag[1].str());
       games.push_back(std::move(boards));
-      text.clear();
-    };
-    bool in_moves = false;
-    while (std::getline(in, line)) {
-      if (line.rfind("[Event ", 0) == 0 && in_moves) {
-        finish();
-        in_moves = false;
-      }
-      if (!line.empty() && line[0] != '[') in_moves = true;
-      text += line + ' ';
     }
-    finish();
     return games;
   };
   const auto everywhere = boards_per_game(""), main_line = boards_per_game("-V");

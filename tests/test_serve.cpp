@@ -43,26 +43,11 @@ std::vector<std::vector<std::string>> pgn_extract_boards(const fs::path& file) {
   REQUIRE(r.exit_code == 0);
   static const std::regex fen_comment(R"(\{ ([^ ]+ [wb] [^ ]+) [^}]*\})");
   std::vector<std::vector<std::string>> games;
-  std::string text;
-  auto flush = [&] {
-    if (text.empty()) return;
+  for (const std::string& text : pgndb::test::joined_games(r.out)) {
     games.emplace_back();
     for (std::sregex_iterator m(text.begin(), text.end(), fen_comment), end; m != end; ++m)
       games.back().push_back((*m)[1].str());
-    text.clear();
-  };
-  std::istringstream in(r.out);
-  std::string line;
-  bool in_moves = false;
-  while (std::getline(in, line)) {
-    if (line.rfind("[Event ", 0) == 0 && in_moves) {
-      flush();
-      in_moves = false;
-    }
-    if (!line.empty() && line[0] != '[') in_moves = true;
-    text += line + ' ';
   }
-  flush();
   return games;
 }
 

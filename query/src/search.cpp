@@ -122,6 +122,17 @@ std::uint64_t sort_key(Order order, const index::SearchFacts& s) {
 
 }  // namespace
 
+std::optional<Order> parse_order(std::string_view name) {
+  static constexpr std::pair<std::string_view, Order> orders[] = {{"id", Order::Id},
+                                                                  {"date", Order::Date},
+                                                                  {"-date", Order::DateDescending},
+                                                                  {"elo", Order::Elo},
+                                                                  {"-elo", Order::EloDescending}};
+  for (const auto& [written, order] : orders)
+    if (written == name) return order;
+  return std::nullopt;
+}
+
 std::expected<Search, Status> Search::start(const index::Store& store, const Filters& filters,
                                             Order order) {
   Search search(store, filters);

@@ -161,12 +161,42 @@ std::expected<Json, Failure> single_game(const index::Store& store, query::Filte
   return Json(nullptr);
 }
 
-Answer masters(const index::Store& store, const Parameters& parameters) {
-  ParameterReader reader(parameters);
+// lichess's `variant`: standard chess only.
+std::expected<void, Failure> standard_variant(ParameterReader& reader) {
   auto variant = reader.text("variant");
   if (!variant) return std::unexpected(bad(variant.error()));
   if (*variant && **variant != "standard")
     return std::unexpected(bad(pgn::cat("variant: '", **variant, "': only standard chess")));
+  return {};
+}
+
+// The explorer's totals: the games at the position by result.
+void add_totals(Json& out, const std::vector<query::TreeRow>& rows) {
+  std::uint64_t white = 0, draws = 0, black = 0;
+  for (const auto& r : rows) {
+    white += r.white_wins;
+    draws += r.draws;
+    black += r.black_wins;
+  }
+  out["white"] = white;
+  out["draws"] = draws;
+  out["black"] = black;
+}
+
+// lichess's game object of game `id` led by the move it played in `root` (top and recent games).
+std::expected<Json, Failure> game_with_move(const index::Store& store, std::uint32_t id,
+                                            const pgn::Position& root, pgn::Move move) {
+  auto game = header_json(store, id);
+  if (!game) return std::unexpected(game.error());
+  Json out;
+  out["uci"] = pgn::to_uci(root, move);
+  for (const auto& [k, v] : game->items()) out[k] = v;
+  return out;
+}
+
+Answer masters(const index::Store& store, const Parameters& parameters) {
+  ParameterReader reader(parameters);
+  if (auto standard = standard_variant(reader); !standard) return std::unexpected(standard.error());
   auto position = explorer_position(reader);
   if (!position) return std::unexpected(position.error());
   query::FilterText text;
@@ -189,15 +219,7 @@ Answer masters(const index::Store& store, const Parameters& parameters) {
   const auto& best = explored->top_games;
 
   Json out;
-  std::uint64_t white = 0, draws = 0, black = 0;
-  for (const auto& r : rows) {
-    white += r.white_wins;
-    draws += r.draws;
-    black += r.black_wins;
-  }
-  out["white"] = white;
-  out["draws"] = draws;
-  out["black"] = black;
+  add_totals(out, rows);
   Json moves = Json::array();
   const std::size_t shown = move_rows->value_or(12);
   for (const auto& r : rows) {
@@ -228,12 +250,9 @@ Answer masters(const index::Store& store, const Parameters& parameters) {
   // The best-rated games that played a move here (by the players' average rating).
   Json top = Json::array();
   for (const index::TopGame& g : best) {
-    auto game = header_json(store, g.game);
+    auto game = game_with_move(store, g.game, *position, g.move);
     if (!game) return std::unexpected(game.error());
-    Json shown_game;
-    shown_game["uci"] = pgn::to_uci(*position, g.move);
-    for (const auto& [k, v] : game->items()) shown_game[k] = v;
-    top.push_back(std::move(shown_game));
+    top.push_back(std::move(*game));
   }
   out["topGames"] = std::move(top);
   out["opening"] = nullptr;  // until openings are classified
@@ -244,10 +263,7 @@ Answer masters(const index::Store& store, const Parameters& parameters) {
 // recent of them.
 Answer player_tree(const index::Store& store, const Parameters& parameters) {
   ParameterReader reader(parameters);
-  auto variant = reader.text("variant");
-  if (!variant) return std::unexpected(bad(variant.error()));
-  if (*variant && **variant != "standard")
-    return std::unexpected(bad(pgn::cat("variant: '", **variant, "': only standard chess")));
+  if (auto standard = standard_variant(reader); !standard) return std::unexpected(standard.error());
   auto player = reader.text("player");
   auto color = reader.text("color");
   if (!player) return std::unexpected(bad(player.error()));
@@ -273,15 +289,7 @@ Answer player_tree(const index::Store& store, const Parameters& parameters) {
   if (!explored) return std::unexpected(failed(explored.error()));
 
   Json out;
-  std::uint64_t white = 0, draws = 0, black = 0;
-  for (const auto& r : explored->rows) {
-    white += r.white_wins;
-    draws += r.draws;
-    black += r.black_wins;
-  }
-  out["white"] = white;
-  out["draws"] = draws;
-  out["black"] = black;
+  add_totals(out, explored->rows);
   Json moves = Json::array();
   // The player's side, whoever moves: the player's opponents' rating and the player's
   // performance.
@@ -320,12 +328,9 @@ Answer player_tree(const index::Store& store, const Parameters& parameters) {
       auto at = store.main_line_at(**id, key);
       if (!at) return std::unexpected(failed(at.error()));
       if (!*at || (*at)->move == pgn::Move::none()) continue;
-      auto game = header_json(store, **id);
+      auto game = game_with_move(store, **id, *position, (*at)->move);
       if (!game) return std::unexpected(game.error());
-      Json g;
-      g["uci"] = pgn::to_uci(*position, (*at)->move);
-      for (const auto& [k, v] : game->items()) g[k] = v;
-      games.push_back(std::move(g));
+      games.push_back(std::move(*game));
     }
   }
   out["recentGames"] = std::move(games);
@@ -405,15 +410,8 @@ std::expected<query::Order, Failure> sort_order(ParameterReader& reader) {
   auto sort = reader.text("sort");
   if (!sort) return std::unexpected(bad(sort.error()));
   if (!*sort) return query::Order::Id;
-  static const std::pair<std::string_view, query::Order> orders[] = {
-      {"id", query::Order::Id},
-      {"date", query::Order::Date},
-      {"-date", query::Order::DateDescending},
-      {"elo", query::Order::Elo},
-      {"-elo", query::Order::EloDescending}};
-  for (const auto& [name, order] : orders)
-    if (name == **sort) return order;
-  return std::unexpected(bad(pgn::cat("sort: '", **sort, "' is not id, date, -date, elo or -elo")));
+  if (auto order = query::parse_order(**sort)) return *order;
+  return std::unexpected(bad(pgn::cat("sort: '", **sort, "' is not ", query::order_names)));
 }
 
 Answer api_find(const index::Store& store, const Parameters& parameters) {

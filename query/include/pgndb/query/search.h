@@ -9,6 +9,7 @@
 #include <expected>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pgndb/index/search_facts.h"
@@ -42,6 +43,9 @@ struct Plan {
 // The order in which a search gives its games. Games without the value sorted by (no known
 // year, no rating) come last in either direction; ties are in id order.
 enum class Order { Id, Date, DateDescending, Elo, EloDescending };
+// An order as users name it (`pgndb find --sort`, the API's `sort`): id, date, -date, elo, -elo.
+[[nodiscard]] std::optional<Order> parse_order(std::string_view name);
+inline constexpr std::string_view order_names = "id, date, -date, elo or -elo";
 
 class Search {
  public:
