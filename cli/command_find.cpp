@@ -5,13 +5,13 @@
 
 #include "command.h"
 #include "filter_options.h"
-#include "json.h"
 #include "pgn/game.h"
 #include "pgn/writer.h"
 #include "pgndb/index/store.h"
 #include "pgndb/query/filters.h"
 #include "pgndb/query/game_facts.h"
 #include "pgndb/query/search.h"
+#include "pgndb/serve/game_json.h"
 
 namespace pgndb::cli {
 
@@ -156,16 +156,12 @@ int run_find(const po::variables_map& vm) {
         if (position)
           out += ' ' + ply_text(*game, *filters->position, filters->in_variations ? "var" : "-");
       } else {
-        out = "{\"id\": " + std::to_string(**id) + ", \"result\": " + json_string(game->result) +
-              ", \"tags\": {";
-        bool first = true;
-        for (const auto& [name, value] : game->tags) {
-          out += (first ? "" : ", ") + json_string(name) + ": " + json_string(value);
-          first = false;
+        auto listed = serve::listed_game(**id, *game);
+        if (position) {
+          const auto ply = query::first_ply_at(*game, pgn::repetition_key(*filters->position));
+          listed["ply"] = ply ? serve::Json(*ply) : serve::Json(nullptr);
         }
-        out += "}";
-        if (position) out += ", \"ply\": " + ply_text(*game, *filters->position, "null");
-        out += "}";
+        out = serve::json_text(listed);
       }
       out += '\n';
     }

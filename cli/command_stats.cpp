@@ -4,8 +4,8 @@
 #include <string>
 
 #include "command.h"
-#include "json.h"
 #include "pgndb/index/store.h"
+#include "pgndb/serve/answer_json.h"
 
 namespace pgndb::cli {
 
@@ -31,19 +31,7 @@ int run_stats(const po::variables_map& vm) {
   const double per_game = stats->games ? double(total_bytes) / double(stats->games) : 0.0;
 
   if (vm["json"].as<bool>()) {
-    std::cout << "{\"games\": " << stats->games << ", \"rejects\": " << stats->rejects
-              << ", \"sources\": " << stats->sources << ", \"positions\": " << stats->positions
-              << ", \"position_generations\": " << stats->position_generations
-              << ", \"duplicates\": " << stats->duplicates << ", \"players\": " << stats->players
-              << ", \"first_date\": " << json_string(stats->first_date)
-              << ", \"last_date\": " << json_string(stats->last_date) << ", \"bytes\": {";
-    bool first = true;
-    for (const auto& [part, bytes] : stats->bytes_by_part) {
-      std::cout << (first ? "" : ", ") << json_string(part) << ": " << bytes;
-      first = false;
-    }
-    std::cout << "}, \"bytes_total\": " << total_bytes << ", \"bytes_per_game\": " << per_game
-              << "}\n";
+    std::cout << serve::json_text(serve::stats_json(*stats)) << '\n';
     return Success;
   }
   std::cout << "games:      " << stats->games << '\n'

@@ -6,9 +6,9 @@
 
 #include "command.h"
 #include "filter_options.h"
-#include "json.h"
 #include "pgndb/index/store.h"
 #include "pgndb/query/tree.h"
+#include "pgndb/serve/answer_json.h"
 
 namespace pgndb::cli {
 
@@ -28,7 +28,7 @@ std::string padded(const std::string& text, std::size_t width) {
 
 void declare_tree(po::options_description& options, po::positional_options_description&) {
   options.add_options()("db", po::value<std::string>()->required(), "database directory")(
-      "json", po::bool_switch(), "one JSON object per move");
+      "json", po::bool_switch(), "one JSON object per move, as pgndb serve's /api/tree");
   declare_filters(options);
 }
 
@@ -52,11 +52,7 @@ int run_tree(const po::variables_map& vm) {
   for (const auto& row : *rows) total += row.games;
   if (vm["json"].as<bool>()) {
     for (const auto& r : *rows)
-      std::cout << "{\"move\": " << json_string(r.san) << ", \"games\": " << r.games
-                << ", \"white_wins\": " << r.white_wins << ", \"draws\": " << r.draws
-                << ", \"black_wins\": " << r.black_wins << ", \"average_elo\": " << r.average_elo
-                << ", \"performance\": " << r.performance << ", \"last_year\": " << r.last_year
-                << "}\n";
+      std::cout << serve::json_text(serve::tree_row_json(r, *selection->filters.position)) << '\n';
     return Success;
   }
   std::cout << "move      games      %    white    draws    black  avg elo  perf  last\n";

@@ -102,9 +102,10 @@ std::pair<long, long> counts(const fs::path& db) {
   const auto r = run_command(std::string(PGNDB_BINARY) + " stats --json --db " + quote(db));
   REQUIRE(r.exit_code == 0);
   auto number = [&](const std::string& name) {
-    const std::size_t at = r.out.find("\"" + name + "\": ");
+    const std::string field = "\"" + name + "\":";
+    const std::size_t at = r.out.find(field);
     REQUIRE(at != std::string::npos);
-    return std::stol(r.out.substr(at + name.size() + 4));
+    return std::stol(r.out.substr(at + field.size()));
   };
   return {number("games"), number("rejects")};
 }
@@ -215,9 +216,10 @@ TEST_CASE("pgndb compact killed at random moments leaves a consistent database, 
   auto generations = [](const fs::path& db) {
     const auto r = run_command(std::string(PGNDB_BINARY) + " stats --json --db " + quote(db));
     REQUIRE(r.exit_code == 0);
-    const std::size_t at = r.out.find("\"position_generations\": ");
+    const std::string field = "\"position_generations\":";
+    const std::size_t at = r.out.find(field);
     REQUIRE(at != std::string::npos);
-    return std::stol(r.out.substr(at + 24));
+    return std::stol(r.out.substr(at + field.size()));
   };
   REQUIRE(generations(base) == 2);
   const fs::path timed = dir / "timed";

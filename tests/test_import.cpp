@@ -303,10 +303,10 @@ TEST_CASE("pgndb stats counts games, rejects, sources, positions, players and da
   CHECK(r.exit_code == 0);
   // 2 games stored (the third has an illegal move), 3 + 2 positions in the one generation of
   // the import, players A, B, C.
-  CHECK(r.out.starts_with(
-      "{\"games\": 2, \"rejects\": 1, \"sources\": 1, \"positions\": 5, "
-      "\"position_generations\": 1, \"duplicates\": 0, \"players\": 3, \"first_date\": "
-      "\"1994.??.??\", \"last_date\": \"2001.03.04\", \"bytes\": {"));
+  CHECK(
+      r.out.starts_with("{\"games\":2,\"rejects\":1,\"sources\":1,\"positions\":5,"
+                        "\"position_generations\":1,\"duplicates\":0,\"players\":3,\"first_date\":"
+                        "\"1994.??.??\",\"last_date\":\"2001.03.04\",\"bytes\":{"));
 }
 
 TEST_CASE("each game's summary agrees with the game, read alone or in runs, across batches") {

@@ -70,16 +70,25 @@ Json player(const pgn::GameRecord& game, std::string_view name_tag, std::string_
 }  // namespace
 
 Json game_json(std::uint32_t id, const pgn::GameRecord& game) {
+  Json out = listed_game(id, game);
+  out["start"] = pgn::to_fen(game.start);
+  if (!game.leading_comments.empty()) out["leading_comments"] = strings(game.leading_comments);
+  out["moves"] = line_json(game.moves, game.start, 1);
+  return out;
+}
+
+Json listed_game(std::uint32_t id, const pgn::GameRecord& game) {
   Json out;
   out["id"] = id;
   out["result"] = game.result;
   Json tags = Json::object();
   for (const auto& [name, value] : game.tags) tags[name] = value;
   out["tags"] = std::move(tags);
-  out["start"] = pgn::to_fen(game.start);
-  if (!game.leading_comments.empty()) out["leading_comments"] = strings(game.leading_comments);
-  out["moves"] = line_json(game.moves, game.start, 1);
   return out;
+}
+
+std::string json_text(const Json& value) {
+  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 Json explorer_game(std::uint32_t id, const pgn::GameRecord& game) {

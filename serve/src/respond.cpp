@@ -16,6 +16,7 @@
 #include "pgndb/query/game_facts.h"
 #include "pgndb/query/search.h"
 #include "pgndb/query/tree.h"
+#include "pgndb/serve/answer_json.h"
 #include "pgndb/serve/board_diagram.h"
 #include "pgndb/serve/game_json.h"
 #include "pgndb/serve/parameters.h"
@@ -38,12 +39,7 @@ Failure bad(std::string message) {
 }
 Failure failed(const index::Status& status) { return {500, status.message()}; }
 
-// Text from the games is what the PGN held: bytes that are not UTF-8 (Latin-1 names in old
-// archives) are written as U+FFFD rather than failing the response.
-std::string dump(const Json& body) {
-  return body.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-Response json_response(const Json& body) { return {200, "application/json", dump(body), {}}; }
+Response json_response(const Json& body) { return {200, "application/json", json_text(body), {}}; }
 
 // The number at the end of a path such as /api/game/17; nothing unless it is all digits.
 std::optional<std::uint32_t> trailing_id(std::string_view path, std::string_view prefix) {
@@ -388,18 +384,7 @@ Answer api_tree(const index::Store& store, const Parameters& parameters) {
   Json moves = Json::array();
   for (const auto& r : *rows) {
     games += r.games;
-    Json m;
-    const bool end = r.move == pgn::Move::none();
-    m["san"] = end ? Json(nullptr) : Json(r.san);
-    m["uci"] = end ? Json(nullptr) : Json(pgn::to_uci(*filters->position, r.move));
-    m["games"] = r.games;
-    m["white_wins"] = r.white_wins;
-    m["draws"] = r.draws;
-    m["black_wins"] = r.black_wins;
-    m["average_elo"] = r.average_elo;
-    m["performance"] = r.performance;
-    m["last_year"] = r.last_year;
-    moves.push_back(std::move(m));
+    moves.push_back(tree_row_json(r, *filters->position));
   }
   out["games"] = games;
   out["moves"] = std::move(moves);
@@ -456,12 +441,7 @@ Answer api_find(const index::Store& store, const Parameters& parameters) {
     const bool position = filters->position.has_value();
     auto game = position ? store.game(**id) : store.game_header(**id);
     if (!game) return std::unexpected(failed(game.error()));
-    Json g;
-    g["id"] = **id;
-    g["result"] = game->result;
-    Json tags = Json::object();
-    for (const auto& [name, value] : game->tags) tags[name] = value;
-    g["tags"] = std::move(tags);
+    Json g = listed_game(**id, *game);
     if (position) {
       const auto ply = query::first_ply_at(*game, pgn::repetition_key(*filters->position));
       g["ply"] = ply ? Json(*ply) : Json(nullptr);
@@ -495,24 +475,7 @@ Answer api_stats(const index::Store& store, const Parameters& parameters) {
   if (auto known = no_unknown(reader); !known) return std::unexpected(known.error());
   auto stats = store.stats();
   if (!stats) return std::unexpected(failed(stats.error()));
-  Json out;
-  out["games"] = stats->games;
-  out["rejects"] = stats->rejects;
-  out["sources"] = stats->sources;
-  out["positions"] = stats->positions;
-  out["position_generations"] = stats->position_generations;
-  out["duplicates"] = stats->duplicates;
-  out["players"] = stats->players;
-  out["first_date"] = stats->first_date;
-  out["last_date"] = stats->last_date;
-  Json bytes = Json::object();
-  std::uint64_t total = 0;
-  for (const auto& [part, n] : stats->bytes_by_part) {
-    bytes[part] = n;
-    total += n;
-  }
-  out["bytes"] = std::move(bytes);
-  out["bytes_total"] = total;
+  const Json out = stats_json(*stats);
   return json_response(out);
 }
 
@@ -622,7 +585,7 @@ Response respond(const std::shared_ptr<const index::Store>& store, std::string_v
   if (answer) return std::move(*answer);
   Json error;
   error["error"] = answer.error().message;
-  return {answer.error().status, "application/json", dump(error), {}};
+  return {answer.error().status, "application/json", json_text(error), {}};
 }
 
 }  // namespace pgndb::serve

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "pgn/game_record.h"
 
@@ -19,6 +20,13 @@ using Json = nlohmann::ordered_json;
 // `ply` counts from 1 within the game, variations included (a variation's first move has the
 // ply of the move it replaces).
 [[nodiscard]] Json game_json(std::uint32_t id, const pgn::GameRecord& game);
+
+// A game as a search lists it (pgndb find --format json, /api/find): `{"id", "result", "tags"}`.
+[[nodiscard]] Json listed_game(std::uint32_t id, const pgn::GameRecord& game);
+
+// The text of a JSON value, on one line. Bytes that are not UTF-8 become U+FFFD instead of
+// failing the output (the importer stores text as UTF-8; this is the guard).
+[[nodiscard]] std::string json_text(const Json& value);
 
 // lichess's game object: `{"id", "winner": "white"|"black"|null, "white": {"name", "rating"},
 // "black": {...}, "year", "month": "YYYY-MM"}`, null where the tags do not say.
