@@ -83,8 +83,14 @@ void declare_import(po::options_description& options,
 int run_import(const po::variables_map& vm) {
   const auto start = std::chrono::steady_clock::now();
   const std::string db_path = vm["db"].as<std::string>();
-  // Every input opens before the database is touched: a mistyped name leaves no empty
-  // database behind.
+  // Every option is checked and every input opens before the database is touched: a mistyped
+  // value or name leaves no empty database behind.
+  const std::string progress_mode = vm["progress"].as<std::string>();
+  if (progress_mode != "auto" && progress_mode != "always" && progress_mode != "never") {
+    std::cerr << "pgndb import: --progress must be auto, always or never\n";
+    return Usage;
+  }
+  // Every input opens likewise.
   for (const auto& file : vm["files"].as<std::vector<std::string>>()) {
     if (file == "-") continue;
     if (auto opened = pgn::FileSource::open(file); !opened) {
@@ -100,11 +106,6 @@ int run_import(const po::variables_map& vm) {
   if (store->upgraded_from())
     std::cerr << "pgndb import: upgraded " << db_path << " from schema version "
               << store->upgraded_from() << " to " << index::schema_version << '\n';
-  const std::string progress_mode = vm["progress"].as<std::string>();
-  if (progress_mode != "auto" && progress_mode != "always" && progress_mode != "never") {
-    std::cerr << "pgndb import: --progress must be auto, always or never\n";
-    return Usage;
-  }
   const bool show_progress =
       progress_mode == "always" || (progress_mode == "auto" && isatty(STDERR_FILENO));
 

@@ -1,6 +1,5 @@
 // pgndb: parse the subcommand and its options, run it, return its exit code.
 
-#include <array>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -41,7 +40,7 @@ void declare_upgrade(po::options_description&, po::positional_options_descriptio
 int run_upgrade(const po::variables_map&);
 
 std::span<const Command> commands() {
-  static const std::array<Command, 14> all = {{
+  static const Command all[] = {
       {"check", "replay every game and report each problem as FILE:LINE:COL", "pgndb check FILE...",
        declare_check, run_check},
       {"normalize", "rewrite games in PGN export format (canonical SAN, NAGs, 80 columns)",
@@ -74,7 +73,7 @@ std::span<const Command> commands() {
        "pgndb upgrade --db DIR", declare_upgrade, run_upgrade},
       {"perft", "count the leaf nodes of the legal move tree (move generator check)",
        "pgndb perft [--fen FEN] --depth N [--divide]", declare_perft, run_perft},
-  }};
+  };
   return all;
 }
 

@@ -175,6 +175,19 @@ TEST_CASE("a missing input file is a one-line error with exit code 2") {
   }
 }
 
+TEST_CASE("an import refused for a bad option or file creates no database") {
+  TempDir dir;
+  const std::string sample = std::string(PGNDB_SOURCE_DIR) + "/samples/Tal-100.pgn";
+  for (const std::string& args :
+       {"--progress sometimes '" + sample + "'", std::string("missing.pgn")}) {
+    INFO(args);
+    SplitRun r = run_in(dir, "import --db new " + args);
+    CHECK(r.exit_code == 2);
+    CHECK(count_lines(r.err) == 1);
+    CHECK_FALSE(std::filesystem::exists(dir.path() / "new"));
+  }
+}
+
 TEST_CASE("pgndb normalize rewrites good games and copies a bad one unchanged") {
   TempDir dir;
   write_file(dir / "bad.pgn", bad_pgn);
