@@ -28,6 +28,11 @@ struct Command {
   int (*run)(const po::variables_map& options);
 };
 
+// Each command, defined beside its options in its own file (command_NAME.cpp).
+extern const Command check_command, normalize_command, import_command, rejects_command,
+    stats_command, find_command, export_command, show_command, tree_command, serve_command,
+    verify_command, compact_command, upgrade_command, perft_command;
+
 // Every command, in the order `pgndb --help` lists them.
 std::span<const Command> commands();
 

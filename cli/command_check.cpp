@@ -108,4 +108,8 @@ int run_check(const po::variables_map& vm) {
   return total.with_errors ? Failure : Success;
 }
 
+extern const Command check_command{"check",
+                                   "replay every game and report each problem as FILE:LINE:COL",
+                                   "pgndb check FILE...", declare_check, run_check};
+
 }  // namespace pgndb::cli

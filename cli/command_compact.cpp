@@ -50,4 +50,8 @@ int run_compact(const po::variables_map& vm) {
   return Success;
 }
 
+extern const Command compact_command{
+    "compact", "rewrite the database whole: smallest, fastest to search (readers go on)",
+    "pgndb compact --db DIR", declare_compact, run_compact};
+
 }  // namespace pgndb::cli

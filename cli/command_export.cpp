@@ -60,4 +60,8 @@ int run_export(const po::variables_map& vm) {
   return Success;
 }
 
+extern const Command export_command{
+    "export", "write the games that pass the filters as PGN (.pgn.zst compressed)",
+    "pgndb export --db DIR [filters] [-o OUT]", declare_export, run_export};
+
 }  // namespace pgndb::cli

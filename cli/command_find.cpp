@@ -172,4 +172,10 @@ int run_find(const po::variables_map& vm) {
   return std::cout ? Success : Usage;
 }
 
+extern const Command find_command{
+    "find", "the games that pass the filters (position, players, result, ECO, date, ...)",
+    "pgndb find --db DIR [filters] [--format table|pgn|json|count] [--limit N] [--offset N]\n"
+    "           [--sort id|date|-date|elo|-elo]",
+    declare_find, run_find};
+
 }  // namespace pgndb::cli

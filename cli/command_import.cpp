@@ -228,4 +228,14 @@ int run_rejects(const po::variables_map& vm) {
   return Success;
 }
 
+extern const Command import_command{
+    "import", "store games in a database (games that cannot be replayed are quarantined)",
+    "pgndb import --db DIR FILE... [--threads N] [--skip-duplicates] [--batch N] [--batch-mb MB]\n"
+    "             [--progress auto|always|never]",
+    declare_import, run_import};
+
+extern const Command rejects_command{
+    "rejects", "write the quarantined games back out, as they were written",
+    "pgndb rejects --db DIR [-o FILE]", declare_rejects, run_rejects};
+
 }  // namespace pgndb::cli

@@ -84,4 +84,8 @@ int run_normalize(const po::variables_map& vm) {
   return Success;
 }
 
+extern const Command normalize_command{
+    "normalize", "rewrite games in PGN export format (canonical SAN, NAGs, 80 columns)",
+    "pgndb normalize FILE... [-o OUT] [--skip-errors]", declare_normalize, run_normalize};
+
 }  // namespace pgndb::cli

@@ -52,4 +52,8 @@ int run_perft(const po::variables_map& vm) {
   return Success;
 }
 
+extern const Command perft_command{
+    "perft", "count the leaf nodes of the legal move tree (move generator check)",
+    "pgndb perft [--fen FEN] --depth N [--divide]", declare_perft, run_perft};
+
 }  // namespace pgndb::cli

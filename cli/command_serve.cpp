@@ -61,4 +61,9 @@ int run_serve(const po::variables_map& vm) {
   return Success;
 }
 
+extern const Command serve_command{
+    "serve", "the opening explorer and a JSON API over HTTP (lichess's explorer format)",
+    "pgndb serve --db DIR [--host 127.0.0.1] [--port 9090] [--threads N] [--cache-mb MB]",
+    declare_serve, run_serve};
+
 }  // namespace pgndb::cli

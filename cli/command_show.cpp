@@ -77,4 +77,8 @@ int run_show(const po::variables_map& vm) {
   return std::cout ? Success : Usage;
 }
 
+extern const Command show_command{
+    "show", "one game as PGN, and its board at a ply as a diagram (--svg: a drawing)",
+    "pgndb show --db DIR ID [--ply N] [--svg FILE] [--flip]", declare_show, run_show};
+
 }  // namespace pgndb::cli

@@ -52,4 +52,8 @@ int run_stats(const po::variables_map& vm) {
   return Success;
 }
 
+extern const Command stats_command{
+    "stats", "what a database holds: games, rejects, positions, players, dates, bytes",
+    "pgndb stats --db DIR [--json]", declare_stats, run_stats};
+
 }  // namespace pgndb::cli

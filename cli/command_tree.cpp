@@ -68,4 +68,8 @@ int run_tree(const po::variables_map& vm) {
   return Success;
 }
 
+extern const Command tree_command{
+    "tree", "the opening explorer: every move played from a position, and how it scored",
+    "pgndb tree --db DIR [--fen FEN | --moves \"...\"] [filters] [--json]", declare_tree, run_tree};
+
 }  // namespace pgndb::cli

@@ -35,4 +35,8 @@ int run_upgrade(const po::variables_map& vm) {
   return Success;
 }
 
+extern const Command upgrade_command{
+    "upgrade", "convert a database of an older schema (9 to 17) to this one, in place",
+    "pgndb upgrade --db DIR", declare_upgrade, run_upgrade};
+
 }  // namespace pgndb::cli

@@ -54,4 +54,8 @@ int run_verify(const po::variables_map& vm) {
   return report->consistent() ? Success : Failure;
 }
 
+extern const Command verify_command{
+    "verify", "check every index entry against the games; exit 1 on any inconsistency",
+    "pgndb verify --db DIR [--limit N] [--quiet] [--threads N]", declare_verify, run_verify};
+
 }  // namespace pgndb::cli

@@ -10,76 +10,18 @@
 
 namespace pgndb::cli {
 
-void declare_perft(po::options_description&, po::positional_options_description&);
-int run_perft(const po::variables_map&);
-void declare_check(po::options_description&, po::positional_options_description&);
-int run_check(const po::variables_map&);
-void declare_normalize(po::options_description&, po::positional_options_description&);
-int run_normalize(const po::variables_map&);
-void declare_import(po::options_description&, po::positional_options_description&);
-int run_import(const po::variables_map&);
-void declare_rejects(po::options_description&, po::positional_options_description&);
-int run_rejects(const po::variables_map&);
-void declare_stats(po::options_description&, po::positional_options_description&);
-int run_stats(const po::variables_map&);
-void declare_find(po::options_description&, po::positional_options_description&);
-int run_find(const po::variables_map&);
-void declare_export(po::options_description&, po::positional_options_description&);
-int run_export(const po::variables_map&);
-void declare_show(po::options_description&, po::positional_options_description&);
-int run_show(const po::variables_map&);
-void declare_tree(po::options_description&, po::positional_options_description&);
-int run_tree(const po::variables_map&);
-void declare_serve(po::options_description&, po::positional_options_description&);
-int run_serve(const po::variables_map&);
-void declare_verify(po::options_description&, po::positional_options_description&);
-int run_verify(const po::variables_map&);
-void declare_compact(po::options_description&, po::positional_options_description&);
-int run_compact(const po::variables_map&);
-void declare_upgrade(po::options_description&, po::positional_options_description&);
-int run_upgrade(const po::variables_map&);
-
 std::span<const Command> commands() {
   static const Command all[] = {
-      {"check", "replay every game and report each problem as FILE:LINE:COL", "pgndb check FILE...",
-       declare_check, run_check},
-      {"normalize", "rewrite games in PGN export format (canonical SAN, NAGs, 80 columns)",
-       "pgndb normalize FILE... [-o OUT] [--skip-errors]", declare_normalize, run_normalize},
-      {"import", "store games in a database (games that cannot be replayed are quarantined)",
-       "pgndb import --db DIR FILE...", declare_import, run_import},
-      {"rejects", "write the quarantined games back out, as they were written",
-       "pgndb rejects --db DIR [-o FILE]", declare_rejects, run_rejects},
-      {"stats", "what a database holds: games, rejects, positions, players, dates, bytes",
-       "pgndb stats --db DIR [--json]", declare_stats, run_stats},
-      {"find", "the games that pass the filters (position, players, result, ECO, date, ...)",
-       "pgndb find --db DIR [filters] [--format table|pgn|json|count] [--limit N] [--offset N]\n"
-       "           [--sort id|date|-date|elo|-elo]",
-       declare_find, run_find},
-      {"export", "write the games that pass the filters as PGN (.pgn.zst compressed)",
-       "pgndb export --db DIR [filters] [-o OUT]", declare_export, run_export},
-      {"show", "one game as PGN, and its board at a ply as a diagram (--svg: a drawing)",
-       "pgndb show --db DIR ID [--ply N] [--svg FILE] [--flip]", declare_show, run_show},
-      {"tree", "the opening explorer: every move played from a position, and how it scored",
-       "pgndb tree --db DIR [--fen FEN | --moves \"...\"] [filters] [--json]", declare_tree,
-       run_tree},
-      {"serve", "the opening explorer and a JSON API over HTTP (lichess's explorer format)",
-       "pgndb serve --db DIR [--host 127.0.0.1] [--port 9090] [--threads N]", declare_serve,
-       run_serve},
-      {"verify", "check every index entry against the games; exit 1 on any inconsistency",
-       "pgndb verify --db DIR [--limit N] [--quiet]", declare_verify, run_verify},
-      {"compact", "rewrite the database whole: smallest, fastest to search (readers go on)",
-       "pgndb compact --db DIR", declare_compact, run_compact},
-      {"upgrade", "convert a database of an older schema (9 to 17) to this one, in place",
-       "pgndb upgrade --db DIR", declare_upgrade, run_upgrade},
-      {"perft", "count the leaf nodes of the legal move tree (move generator check)",
-       "pgndb perft [--fen FEN] --depth N [--divide]", declare_perft, run_perft},
+      check_command,  normalize_command, import_command,  rejects_command, stats_command,
+      find_command,   export_command,    show_command,    tree_command,    serve_command,
+      verify_command, compact_command,   upgrade_command, perft_command,
   };
   return all;
 }
 
 namespace {
 
-const Command* find_command(std::string_view name) {
+const Command* command_named(std::string_view name) {
   for (const auto& c : commands())
     if (c.name == name) return &c;
   return nullptr;
@@ -144,7 +86,7 @@ int main(int argc, char** argv) {
       print_overview(std::cout);
       return Success;
     }
-    const Command* c = find_command(args[1]);
+    const Command* c = command_named(args[1]);
     if (!c) {
       std::cerr << "pgndb: unknown command '" << args[1] << "' (see pgndb --help)\n";
       return Usage;
@@ -152,7 +94,7 @@ int main(int argc, char** argv) {
     print_command_help(*c, std::cout);
     return Success;
   }
-  const Command* c = find_command(args[0]);
+  const Command* c = command_named(args[0]);
   if (!c) {
     std::cerr << "pgndb: unknown " << (args[0].starts_with('-') ? "option" : "command") << " '"
               << args[0] << "' (see pgndb --help)\n";
