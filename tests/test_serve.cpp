@@ -123,6 +123,7 @@ TEST_CASE("serve answers bad requests with 400 or 404 and a JSON error, never a 
       {"/api/game/101", 404, "no game 101 (the database holds games 1 to 100)"},
       {"/api/game/x1", 404, "no such path"},
       {"/api/game/1?format=xml", 400, "format: 'xml'"},
+      {"/api/export?compress=gzip", 400, "compress: 'gzip' is not zst"},
       {"/etc/passwd", 404, "no such path"},
       {"/?x=1", 400, "the page takes no parameters"},
       {"/api/board.svg?fen=nonsense", 400, "fen: 'nonsense' is not a position"},
@@ -292,6 +293,13 @@ TEST_CASE("/api/find and /api/export give the games find and export give") {
     const auto streamed = server.get("/api/export?" + c.query);
     CHECK(streamed.status == 200);
     CHECK(streamed.body == exported.out);
+    // Compressed on request: the zstd command reads back the same games.
+    const auto compressed = server.get("/api/export?" + c.query + "&compress=zst");
+    CHECK(compressed.status == 200);
+    CHECK(compressed.content_type == "application/zstd");
+    CHECK(compressed.body.size() < exported.out.size());
+    pgndb::test::write_file(tmp / "export.pgn.zst", compressed.body);
+    CHECK(run_command("zstd -dc " + quoted(tmp / "export.pgn.zst")).out == exported.out);
   }
 }
 

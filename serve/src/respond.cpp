@@ -21,6 +21,7 @@
 #include "pgndb/serve/game_json.h"
 #include "pgndb/serve/parameters.h"
 #include "pgndb/serve/query_string.h"
+#include "zstd_stream.h"
 
 namespace pgndb::serve {
 
@@ -488,6 +489,10 @@ Answer api_export(const std::shared_ptr<const index::Store>& store, const Parame
   if (!order) return std::unexpected(order.error());
   auto limit = reader.number("limit", 0, 4'000'000'000u);
   if (!limit) return std::unexpected(bad(limit.error()));
+  auto compress = reader.text("compress");
+  if (!compress) return std::unexpected(bad(compress.error()));
+  if (*compress && **compress != "zst")
+    return std::unexpected(bad(pgn::cat("compress: '", **compress, "' is not zst")));
   if (auto known = no_unknown(reader); !known) return std::unexpected(known.error());
   auto search = query::Search::start(*store, *filters, *order);
   if (!search) return std::unexpected(failed(search.error()));
@@ -495,21 +500,39 @@ Answer api_export(const std::shared_ptr<const index::Store>& store, const Parame
     std::shared_ptr<const index::Store> store;
     query::Search search;
     std::uint64_t left;
+    std::unique_ptr<ZstdStream> zstd;  // with compress=zst
+    std::string text;
   };
-  auto state = std::make_shared<State>(
-      State{store, std::move(*search), limit->value_or(0) ? **limit : UINT64_MAX});
-  Response r{200, "application/x-chess-pgn", {}, {}};
+  auto state = std::make_shared<State>(State{store,
+                                             std::move(*search),
+                                             limit->value_or(0) ? **limit : UINT64_MAX,
+                                             *compress ? std::make_unique<ZstdStream>() : nullptr,
+                                             {}});
+  Response r{200, *compress ? "application/zstd" : "application/x-chess-pgn", {}, {}};
   // A failure halfway cannot change the status any more: the stream ends early, and the client
-  // sees a truncated body (docs/serve.md).
+  // sees a truncated body (docs/serve.md; a zstd frame left unended says so to its reader).
   r.stream = [state](std::string& out) {
-    for (int n = 0; n < 64 && state->left > 0; ++n, --state->left) {
+    std::string& text = state->zstd ? state->text : out;
+    text.clear();
+    bool more = true;
+    for (int n = 0; n < 64 && more; ++n) {
+      if (state->left == 0) {
+        more = false;
+        break;
+      }
+      --state->left;
       auto id = state->search.next();
-      if (!id || !*id) return false;
+      if (!id) return false;
+      if (!*id) {
+        more = false;
+        break;
+      }
       auto game = state->store->game(**id);
       if (!game) return false;
-      pgn::write_game(*game, out);
+      pgn::write_game(*game, text);
     }
-    return state->left > 0;
+    if (state->zstd && !state->zstd->compress(text, out, !more)) return false;
+    return more;
   };
   return r;
 }
