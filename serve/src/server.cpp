@@ -210,6 +210,8 @@ std::expected<Server, index::Status> Server::start(const ServerOptions& options)
     impl->port = static_cast<int>(options.port);
   }
   if (listening >= 0) ::listen(listening, 256);
+  // The callback refers to this function's `listening`: httplib keeps it, so it goes now.
+  impl->http.set_socket_options(httplib::default_socket_options);
   impl->refresher = std::thread([self] { self->refresh_until_stopped(); });
   return Server(std::move(impl));
 }
