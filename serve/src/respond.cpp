@@ -13,7 +13,6 @@
 #include "pgn/text.h"
 #include "pgn/writer.h"
 #include "pgndb/query/filters.h"
-#include "pgndb/query/game_facts.h"
 #include "pgndb/query/search.h"
 #include "pgndb/query/tree.h"
 #include "pgndb/serve/answer_json.h"
@@ -149,11 +148,9 @@ std::expected<Json, Failure> single_game(const index::Store& store, query::Filte
     auto id = search->next();
     if (!id) return std::unexpected(failed(id.error()));
     if (!*id) break;
-    auto game = store.game(**id);
-    if (!game) return std::unexpected(failed(game.error()));
-    const auto ply = query::first_ply_at(*game, key);
-    if (ply && *ply < game->moves.size() && game->moves[*ply].move == move)
-      return explorer_game(**id, *game);
+    auto at = store.main_line_at(**id, key);
+    if (!at) return std::unexpected(failed(at.error()));
+    if (*at && (*at)->move == move) return header_json(store, **id);
   }
   return Json(nullptr);
 }
@@ -439,13 +436,13 @@ Answer api_find(const index::Store& store, const Parameters& parameters) {
       more = true;
       break;
     }
-    const bool position = filters->position.has_value();
-    auto game = position ? store.game(**id) : store.game_header(**id);
+    auto game = store.game_header(**id);
     if (!game) return std::unexpected(failed(game.error()));
     Json g = listed_game(**id, *game);
-    if (position) {
-      const auto ply = query::first_ply_at(*game, pgn::repetition_key(*filters->position));
-      g["ply"] = ply ? Json(*ply) : Json(nullptr);
+    if (filters->position) {
+      auto at = store.main_line_at(**id, pgn::repetition_key(*filters->position));
+      if (!at) return std::unexpected(failed(at.error()));
+      g["ply"] = *at ? Json((*at)->ply) : Json(nullptr);
     }
     games.push_back(std::move(g));
   }
