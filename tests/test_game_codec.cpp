@@ -409,12 +409,15 @@ TEST_CASE("damaged stored games are Corruption, not a crash") {
 // The codec numbers moves among the pseudo-legal ones (move_index.h). What it needs: every
 // legal move gets an index that names it back, and the indices run in (from, to, promotion)
 // order. Checked on every suite position and every position one move later.
-TEST_CASE("pseudo-legal move indices name every legal move back, in order") {
+TEST_CASE(
+    "pseudo-legal move indices name every legal move back, in order, and is_legal knows which are "
+    "legal") {
   auto order = [](pgn::Move m) {
     return std::tuple(int(m.from()), int(m.to()),
                       m.kind() == pgn::Move::Promotion ? int(m.promotion()) : 0);
   };
   int positions = 0;
+  long pseudo_legal = 0;
   auto check = [&](const pgn::Position& pos) {
     ++positions;
     auto legal = pgn::legal_moves(pos);
@@ -428,6 +431,15 @@ TEST_CASE("pseudo-legal move indices name every legal move back, in order") {
       if (!back || *back != m || int(index) <= previous)
         FAIL_CHECK(pgn::to_fen(pos) << ": " << pgn::to_uci(pos, m) << " has index " << index);
       previous = int(index);
+    }
+    // Every pseudo-legal move is legal exactly when the legal move generator lists it.
+    for (unsigned index = 0;; ++index) {
+      const auto m = pgndb::index::pseudo_legal_move_at(pos, index);
+      if (!m) break;
+      if (pgndb::index::is_legal(pos, *m) != legal.contains(*m))
+        FAIL_CHECK(pgn::to_fen(pos)
+                   << ": " << pgn::to_uci(pos, *m) << " is legal? " << legal.contains(*m));
+      ++pseudo_legal;
     }
   };
   const fs::path perft = fs::path(PGNDB_SHARED_DATA) / "perft";
@@ -448,4 +460,5 @@ TEST_CASE("pseudo-legal move indices name every legal move back, in order") {
     }
   }
   CHECK(positions > 100000);
+  CHECK(pseudo_legal > 1000000);
 }

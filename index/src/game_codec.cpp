@@ -179,7 +179,6 @@ class Decoder {
 
   bytes::Reader in_;
   std::uint8_t version_ = format_version;
-  pgn::MoveList list_;
 };
 
 bool Decoder::move(const pgn::Position& pos, std::uint8_t first, pgn::Move& m) {
@@ -200,8 +199,7 @@ bool Decoder::move(const pgn::Position& pos, std::uint8_t first, pgn::Move& m) {
   if (!found) return false;
   // Damaged bytes can name a pseudo-legal move that is not legal; playing it could break the
   // position, so it is refused.
-  pgn::generate_legal_moves(pos, list_);
-  if (!list_.contains(*found)) return false;
+  if (!is_legal(pos, *found)) return false;
   m = *found;
   return true;
 }

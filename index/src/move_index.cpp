@@ -1,5 +1,7 @@
 #include "move_index.h"
 
+#include "pgn/movegen.h"
+
 #include "pgn/bitboard.h"
 
 namespace pgndb::index {
@@ -124,6 +126,23 @@ std::optional<pgn::Move> pseudo_legal_move_at(const pgn::Position& pos, unsigned
     return pgn::Move(from, to);
   }
   return std::nullopt;
+}
+
+bool is_legal(const pgn::Position& pos, pgn::Move m) {
+  if (m.kind() == pgn::Move::Castling) return pgn::legal_moves(pos).contains(m);
+  const pgn::Color us = pos.side_to_move();
+  const pgn::Square from = m.from(), to = m.to();
+  // Their pieces that stop attacking: the one taken (on `to`, or beside it en passant).
+  pgn::Bitboard taken = pgn::square_bb(to);
+  pgn::Bitboard occupied = (pos.occupied() & ~pgn::square_bb(from)) | pgn::square_bb(to);
+  if (m.kind() == pgn::Move::EnPassant) {
+    const pgn::Bitboard pawn =
+        pgn::square_bb(pgn::make_square(pgn::file_of(to), pgn::rank_of(from)));
+    taken |= pawn;
+    occupied &= ~pawn;
+  }
+  const pgn::Square king = pgn::type_of(pos.piece_on(from)) == pgn::King ? to : pos.king_square(us);
+  return !(pos.attackers_to(king, occupied) & pos.pieces(~us) & ~taken);
 }
 
 }  // namespace pgndb::index

@@ -22,4 +22,10 @@ namespace pgndb::index {
 [[nodiscard]] std::optional<pgn::Move> pseudo_legal_move_at(const pgn::Position& pos,
                                                             unsigned index);
 
+// Whether the pseudo-legal move `m` of `pos` is legal: it leaves the own king unattacked (the
+// squares it occupies after the move, the captured piece gone; castling by the legal move
+// generator). The decoder checks each stored move so; a whole legal move generation per move was
+// most of a decode.
+[[nodiscard]] bool is_legal(const pgn::Position& pos, pgn::Move m);
+
 }  // namespace pgndb::index
