@@ -63,18 +63,30 @@ std::expected<pgn::GameRecord, Failure> stored_game(const index::Store& store, s
 
 // ---- the explorer in lichess's format ------------------------------------------------------
 
+// Whether `uci` has the shape of a move in UCI notation: two squares and maybe a promotion.
+bool uci_shaped(std::string_view uci) {
+  return (uci.size() == 4 || uci.size() == 5) && uci[0] >= 'a' && uci[0] <= 'h' && uci[1] >= '1' &&
+         uci[1] <= '8' && uci[2] >= 'a' && uci[2] <= 'h' && uci[3] >= '1' && uci[3] <= '8' &&
+         (uci.size() == 4 || std::string_view("qrbn").find(uci[4]) != std::string_view::npos);
+}
+
+// The position of a `fen` parameter; the start when it is absent or empty.
+std::expected<pgn::Position, Failure> position_of(std::string_view fen) {
+  if (fen.empty()) return pgn::Position();
+  auto parsed = pgn::parse_fen(fen);
+  if (!parsed) return std::unexpected(bad(pgn::cat("fen: '", fen, "' is not a position")));
+  return *parsed;
+}
+
 // `pos` after the UCI moves of `play` (comma-separated; castling as e1g1 or e1h1).
 std::expected<pgn::Position, Failure> play_uci(pgn::Position pos, std::string_view play) {
   if (play.empty()) return pos;
   while (true) {
     const std::size_t comma = play.find(',');
     const std::string_view uci = play.substr(0, comma);
-    const bool shaped =
-        (uci.size() == 4 || uci.size() == 5) && uci[0] >= 'a' && uci[0] <= 'h' && uci[1] >= '1' &&
-        uci[1] <= '8' && uci[2] >= 'a' && uci[2] <= 'h' && uci[3] >= '1' && uci[3] <= '8' &&
-        (uci.size() == 4 || std::string_view("qrbn").find(uci[4]) != std::string_view::npos);
-    auto move = shaped ? pgn::parse_san(pos, uci)
-                       : std::expected<pgn::Move, pgn::SanError>(std::unexpected(pgn::SanError{}));
+    auto move = uci_shaped(uci)
+                    ? pgn::parse_san(pos, uci)
+                    : std::expected<pgn::Move, pgn::SanError>(std::unexpected(pgn::SanError{}));
     if (!move || move->is_null())
       return std::unexpected(bad(
           pgn::cat("play: '", uci, "' is not a legal move in UCI notation in ", pgn::to_fen(pos))));
@@ -90,13 +102,9 @@ std::expected<pgn::Position, Failure> explorer_position(ParameterReader& reader)
   auto play = reader.text("play");
   if (!fen) return std::unexpected(bad(fen.error()));
   if (!play) return std::unexpected(bad(play.error()));
-  pgn::Position pos;
-  if (*fen) {
-    auto parsed = pgn::parse_fen(**fen);
-    if (!parsed) return std::unexpected(bad(pgn::cat("fen: '", **fen, "' is not a position")));
-    pos = *parsed;
-  }
-  return play_uci(pos, play->value_or(""));
+  auto pos = position_of(fen->value_or(""));
+  if (!pos) return std::unexpected(pos.error());
+  return play_uci(*pos, play->value_or(""));
 }
 
 // `since` and `until`: a year (lichess's masters explorer) or a month, `YYYY-MM` (its lichess
@@ -345,13 +353,9 @@ std::expected<query::Filters, Failure> api_filters(ParameterReader& reader) {
   if (!play) return std::unexpected(bad(play.error()));
   if (*play && !(*play)->empty()) {
     if (!text.moves.empty()) return std::unexpected(bad("play: give either moves or play"));
-    pgn::Position start;
-    if (!text.fen.empty()) {
-      auto parsed = pgn::parse_fen(text.fen);
-      if (!parsed) return std::unexpected(bad(pgn::cat("fen: '", text.fen, "' is not a position")));
-      start = *parsed;
-    }
-    auto position = play_uci(start, **play);
+    auto start = position_of(text.fen);
+    if (!start) return std::unexpected(start.error());
+    auto position = play_uci(*start, **play);
     if (!position) return std::unexpected(position.error());
     text.fen = pgn::to_fen(*position);
   }
@@ -545,24 +549,18 @@ Answer board_svg(const Parameters& parameters) {
   if (!last) return std::unexpected(bad(last.error()));
   if (!flip) return std::unexpected(bad(flip.error()));
   if (auto known = no_unknown(reader); !known) return std::unexpected(known.error());
-  pgn::Position pos;
-  if (*fen) {
-    auto parsed = pgn::parse_fen(**fen);
-    if (!parsed) return std::unexpected(bad(pgn::cat("fen: '", **fen, "' is not a position")));
-    pos = *parsed;
-  }
+  auto pos = position_of(fen->value_or(""));
+  if (!pos) return std::unexpected(pos.error());
   DiagramOptions options;
   options.black_at_bottom = flip->value_or(false);
   if (*last && !(*last)->empty()) {
     const std::string& m = **last;
-    const bool shaped = m.size() >= 4 && m.size() <= 5 && m[0] >= 'a' && m[0] <= 'h' &&
-                        m[1] >= '1' && m[1] <= '8' && m[2] >= 'a' && m[2] <= 'h' && m[3] >= '1' &&
-                        m[3] <= '8';
-    if (!shaped) return std::unexpected(bad(pgn::cat("lastmove: '", m, "' is not a move in UCI")));
+    if (!uci_shaped(m))
+      return std::unexpected(bad(pgn::cat("lastmove: '", m, "' is not a move in UCI")));
     options.last_move = pgn::Move(pgn::make_square(m[0] - 'a', m[1] - '1'),
                                   pgn::make_square(m[2] - 'a', m[3] - '1'));
   }
-  return Response{200, "image/svg+xml", svg_board(pos, options), {}};
+  return Response{200, "image/svg+xml", svg_board(*pos, options), {}};
 }
 
 Answer route(const std::shared_ptr<const index::Store>& store, std::string_view path,
