@@ -144,6 +144,35 @@ struct RawDatabase {
   }
 };
 
+// A facts group of schema 19 as schema 18 wrote it: its speed column (the last) taken out.
+std::string without_speed_column(std::string_view group) {
+  pgndb::index::bytes::Reader in(group);
+  std::uint64_t n = 0;
+  REQUIRE(in.varint(n));
+  std::string out;
+  pgndb::index::bytes::put_varint(out, n);
+  std::size_t kept_bits_bytes = 0, speed_bytes = 0;
+  for (int f = 0; f < 9; ++f) {
+    std::uint64_t base = 0;
+    std::uint8_t width = 0;
+    REQUIRE(in.varint(base));
+    REQUIRE(in.byte(width));
+    const std::size_t bytes = (n * width + 7) / 8;
+    if (f == 8) {
+      speed_bytes = bytes;
+      continue;
+    }
+    pgndb::index::bytes::put_varint(out, base);
+    out += char(width);
+    kept_bits_bytes += bytes;
+  }
+  const std::string_view columns = group.substr(group.size() - in.remaining());
+  REQUIRE(columns.size() == kept_bits_bytes + speed_bytes + 7);
+  out += columns.substr(0, kept_bits_bytes);
+  out += columns.substr(kept_bits_bytes + speed_bytes);
+  return out;
+}
+
 std::vector<std::uint32_t> found(const Store& store, const pgndb::query::FilterText& text) {
   auto filters = pgndb::query::parse_filters(text);
   REQUIRE(filters);
@@ -334,10 +363,11 @@ TEST_CASE("searches checked on the facts give the games the tags say") {
 // kept a metadata key per game for its date and its ECO code instead of lists of games; schemas
 // 9 to 13 kept no slices of the statistics (a tree filtered by dates read the games); schemas 13
 // to 16 keyed the lists of the postings family without their epoch; schemas 9 to 17 kept no
-// best-rated games of popular positions. A reader refuses them, naming the command that
+// best-rated games of popular positions; schemas 9 to 18 kept no speed in the summaries and the
+// facts. A reader refuses them, naming the command that
 // upgrades; a writer upgrades them in place.
-TEST_CASE("a database of schema 9 to 17 is upgraded in place by a writer, and verifies") {
-  const int old_version = GENERATE(9, 10, 11, 12, 13, 14, 15, 16, 17);
+TEST_CASE("a database of schema 9 to 18 is upgraded in place by a writer, and verifies") {
+  const int old_version = GENERATE(9, 10, 11, 12, 13, 14, 15, 16, 17, 18);
   INFO("schema " << old_version);
   pgndb::test::TempDir dir;
   const fs::path db = dir / "old";
@@ -345,8 +375,11 @@ TEST_CASE("a database of schema 9 to 17 is upgraded in place by a writer, and ve
   std::uint32_t games = 0;
   std::vector<std::uint32_t> draws_before, named_before;
   std::vector<std::uint32_t> dated_before, eco_before;
-  pgndb::query::FilterText draws, named, dated, eco;
+  pgndb::query::FilterText draws, named, dated, eco, blitz, slow;
   draws.result = "1/2-1/2";
+  blitz.speed = "blitz";
+  slow.speed = "rapid,classical";
+  std::vector<std::uint32_t> blitz_before, slow_before;
   named.player = "morph";
   dated.date = "1850..1900";
   eco.eco = "B20-C50";
@@ -359,6 +392,8 @@ TEST_CASE("a database of schema 9 to 17 is upgraded in place by a writer, and ve
     named_before = found(*store, named);
     dated_before = found(*store, dated);
     eco_before = found(*store, eco);
+    blitz_before = found(*store, blitz);
+    slow_before = found(*store, slow);
     players = store->stats()->players;
     duplicates = store->stats()->duplicates;
     REQUIRE(duplicates > 0);
@@ -366,6 +401,8 @@ TEST_CASE("a database of schema 9 to 17 is upgraded in place by a writer, and ve
   REQUIRE(!named_before.empty());
   REQUIRE(!dated_before.empty());
   REQUIRE(!eco_before.empty());
+  REQUIRE(!blitz_before.empty());  // samples/lichess-2013-100.pgn
+  REQUIRE(!slow_before.empty());
   REQUIRE(games > 4096);
   std::size_t sliced = 0;  // positions whose statistics are sliced
   {
@@ -411,6 +448,34 @@ TEST_CASE("a database of schema 9 to 17 is upgraded in place by a writer, and ve
         REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[i], key, value).ok());
     }
     REQUIRE(sliced > 0);
+    // Up to schema 18 the summaries kept no speed (bits 4-6 of their first byte 0), and the
+    // facts had no speed column.
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (names[i] != "summaries" && names[i] != "facts") continue;
+      std::unique_ptr<rocksdb::Iterator> it(rdb->NewIterator(rocksdb::ReadOptions(), handles[i]));
+      std::vector<std::pair<std::string, std::string>> rewritten;
+      std::size_t with_speed = 0;
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        std::string value;
+        if (names[i] == "facts") {
+          value = without_speed_column(it->value().ToStringView());
+        } else {
+          pgndb::index::bytes::Reader in(it->value().ToStringView());
+          for (std::string_view entry; !in.empty();) {
+            REQUIRE(in.view(entry));
+            std::string old(entry);
+            with_speed += (std::uint8_t(old[0]) >> 4) != 0;
+            old[0] = char(std::uint8_t(old[0]) & 0x0F);
+            pgndb::index::bytes::put_string(value, old);
+          }
+        }
+        rewritten.emplace_back(it->key().ToString(), value);
+      }
+      REQUIRE(it->status().ok());
+      if (names[i] == "summaries") REQUIRE(with_speed >= 14 * 100);
+      for (const auto& [key, value] : rewritten)
+        REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[i], key, value).ok());
+    }
     // Up to schema 16 the lists' keys had no epoch in front.
     for (std::size_t i = 0; i < names.size(); ++i) {
       if (old_version >= 17 || names[i] != "postings") continue;
@@ -515,6 +580,8 @@ TEST_CASE("a database of schema 9 to 17 is upgraded in place by a writer, and ve
   CHECK(found(*store, named) == named_before);
   CHECK(found(*store, dated) == dated_before);
   CHECK(found(*store, eco) == eco_before);
+  CHECK(found(*store, blitz) == blitz_before);
+  CHECK(found(*store, slow) == slow_before);
   CHECK(store->stats()->players == players);
   CHECK(store->stats()->duplicates == duplicates);
   // The statistics sliced again: a tree filtered by years adds the slices of the start position,

@@ -10,7 +10,7 @@ namespace pgndb::index::facts {
 
 namespace {
 
-constexpr std::size_t field_count = 8;
+constexpr std::size_t field_count = 9;
 constexpr std::size_t padding = 7;
 constexpr std::size_t max_games = 65536;
 
@@ -24,14 +24,15 @@ std::uint32_t field_of(const SearchFacts& r, std::size_t f) {
     case 4: return r.day;
     case 5: return r.white_elo;
     case 6: return r.black_elo;
-    default: return r.plies;
+    case 7: return r.plies;
+    default: return std::uint32_t(r.speed);
   }
 }
 
 // The largest value each field may hold: a column of a damaged group decoding above it is
 // refused.
-constexpr std::array<std::uint32_t, field_count> field_max = {3,   1,     65535, 255,
-                                                              255, 65535, 65535, 65535};
+constexpr std::array<std::uint32_t, field_count> field_max = {
+    3, 1, 65535, 255, 255, 65535, 65535, 65535, pgn::speed_count - 1};
 
 }  // namespace
 
@@ -74,6 +75,15 @@ void encode_group(std::span<const SearchFacts> games, std::string& out) {
 }
 
 std::expected<GroupView, Status> GroupView::parse(std::string_view bytes) {
+  return parse_columns(bytes, field_count);
+}
+
+std::expected<GroupView, Status> GroupView::parse_schema_18(std::string_view bytes) {
+  return parse_columns(bytes, Speed);
+}
+
+std::expected<GroupView, Status> GroupView::parse_columns(std::string_view bytes,
+                                                          std::size_t columns) {
   auto damaged = [] {
     return std::unexpected(Status::error(Status::Code::Corruption, "game facts damaged"));
   };
@@ -83,7 +93,7 @@ std::expected<GroupView, Status> GroupView::parse(std::string_view bytes) {
   GroupView view;
   view.size_ = std::size_t(n);
   std::size_t columns_bytes = 0;
-  for (std::size_t f = 0; f < field_count; ++f) {
+  for (std::size_t f = 0; f < columns; ++f) {
     std::uint64_t base = 0;
     std::uint8_t width = 0;
     if (!in.varint(base) || !in.byte(width) || base > field_max[f]) return damaged();
@@ -98,14 +108,15 @@ std::expected<GroupView, Status> GroupView::parse(std::string_view bytes) {
   if (in.remaining() != columns_bytes + padding) return damaged();
   const auto* at =
       reinterpret_cast<const std::uint8_t*>(bytes.data() + (bytes.size() - in.remaining()));
-  for (Column& c : view.columns_) {
+  for (std::size_t f = 0; f < columns; ++f) {
+    Column& c = view.columns_[f];
     c.bits = at;
     at += (view.size_ * c.width + 7) / 8;
   }
   // A column whose width could hold a value past its field's largest (base + 2^width - 2 >
   // max, as a base of 1,000 and 16 bits of years can) is read whole here, once: no value in it
   // may decode past the largest, which at() would truncate.
-  for (std::size_t f = 0; f < field_count; ++f) {
+  for (std::size_t f = 0; f < columns; ++f) {
     const Column& c = view.columns_[f];
     if (c.width == 0 || c.base + ((std::uint64_t(1) << c.width) - 2) <= field_max[f]) continue;
     for (std::size_t i = 0; i < view.size_; ++i)
@@ -135,6 +146,7 @@ SearchFacts GroupView::at(std::size_t i) const {
   r.white_elo = std::uint16_t(value(WhiteElo, i));
   r.black_elo = std::uint16_t(value(BlackElo, i));
   r.plies = std::uint16_t(value(Plies, i));
+  r.speed = pgn::Speed(value(Speed, i));
   return r;
 }
 
@@ -153,6 +165,9 @@ bool GroupView::passes(std::size_t i, const FactsFilter& filter) const {
       return false;
   }
   if (filter.plies && !filter.plies->holds(value(Plies, i))) return false;
+  if (filter.speeds && !(filter.speeds >> value(Speed, i) & 1)) return false;
+  if (filter.rating_groups && !filter.in_rating_groups(value(WhiteElo, i), value(BlackElo, i)))
+    return false;
   return !filter.annotated || value(Annotated, i) != 0;
 }
 

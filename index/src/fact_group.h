@@ -2,9 +2,10 @@
 // column family (docs/storage.md, "Facts"). The layout, owned here:
 //
 //   varint  n, the games in the group (1..65,536)
-//   8 x     one column per field, in the order result, annotated, year, month, day, White's
-//           Elo, Black's Elo, plies: varint base, then 1 byte width (0..16 bits)
-//   8 x     the column's n values, `width` bits each, packed from bit 0 of the first byte
+//   9 x     one column per field, in the order result, annotated, year, month, day, White's
+//           Elo, Black's Elo, plies, speed (pgn::Speed, since schema 19): varint base, then
+//           1 byte width (0..16 bits)
+//   9 x     the column's n values, `width` bits each, packed from bit 0 of the first byte
 //           (little-endian), the column padded to a whole byte
 //   7 bytes of zeros, so that a value is read with one unaligned 8-byte load
 //
@@ -42,6 +43,9 @@ class GroupView {
  public:
   // Corruption when the bytes are not a group.
   [[nodiscard]] static std::expected<GroupView, Status> parse(std::string_view bytes);
+  // A group of schema 18, without the speed column (every game's speed unknown): what the
+  // upgrade to 19 reads.
+  [[nodiscard]] static std::expected<GroupView, Status> parse_schema_18(std::string_view bytes);
 
   std::size_t size() const { return size_; }
   // The facts of the i-th game of the group (i < size()).
@@ -51,13 +55,15 @@ class GroupView {
   bool passes(std::size_t i, const FactsFilter& filter) const;
 
  private:
-  enum Field { Result, Annotated, Year, Month, Day, WhiteElo, BlackElo, Plies, FieldCount };
+  enum Field { Result, Annotated, Year, Month, Day, WhiteElo, BlackElo, Plies, Speed, FieldCount };
   struct Column {
     const std::uint8_t* bits = nullptr;
     std::uint32_t base = 0;
     std::uint8_t width = 0;
   };
   std::uint32_t value(Field f, std::size_t i) const;
+  static std::expected<GroupView, Status> parse_columns(std::string_view bytes,
+                                                        std::size_t columns);
 
   std::size_t size_ = 0;
   std::array<Column, FieldCount> columns_{};

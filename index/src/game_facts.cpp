@@ -8,6 +8,7 @@
 #include "metadata_keys.h"
 #include "move_index.h"
 #include "pgn/game.h"
+#include "pgn/time_control.h"
 #include "pgn/writer.h"
 #include "pgndb/index/game_codec.h"
 #include "pgndb/index/names.h"
@@ -140,6 +141,7 @@ GameFacts game_facts(std::uint32_t id, std::string_view stored) {
   }
   summary.white_elo = rating(game, "WhiteElo");
   summary.black_elo = rating(game, "BlackElo");
+  summary.speed = pgn::speed_of_time_control(tag(game, "TimeControl"));
   summary.plies = std::uint16_t(std::min<std::size_t>(game.moves.size(), 65535));
   summary.standard_start = game.start == pgn::Position();
   auto written = decode_summary(prepared.summary);

@@ -8,15 +8,17 @@ namespace pgndb::index {
 
 namespace {
 
-// The first byte: the result in bits 0-1, then flags.
-enum : std::uint8_t { Annotated = 1 << 2, SetUpStart = 1 << 3, KnownBits = 0x0F };
+// The first byte: the result in bits 0-1, then flags, then the speed in bits 4-6 (0, unknown,
+// in every summary written before schema 19).
+enum : std::uint8_t { Annotated = 1 << 2, SetUpStart = 1 << 3, SpeedShift = 4, KnownBits = 0x7F };
 constexpr std::size_t fixed_size = 11;
 
 }  // namespace
 
 void encode_summary(const GameSummary& summary, std::string& out) {
-  out += char((summary.result & 3) | (summary.annotated ? Annotated : 0) |
-              (summary.standard_start ? 0 : SetUpStart));
+  out +=
+      char((summary.result & 3) | (summary.annotated ? Annotated : 0) |
+           (summary.standard_start ? 0 : SetUpStart) | std::uint8_t(summary.speed) << SpeedShift);
   bytes::put_big_endian16(out, summary.year);
   out += char(summary.month);
   out += char(summary.day);
@@ -35,6 +37,10 @@ std::expected<GameSummary, Status> decode_summary(std::string_view bytes) {
   summary.result = first & 3;
   summary.annotated = first & Annotated;
   summary.standard_start = !(first & SetUpStart);
+  const unsigned speed = first >> SpeedShift;
+  if (speed >= pgn::speed_count)
+    return std::unexpected(Status::error(Status::Code::Corruption, "game summary damaged"));
+  summary.speed = pgn::Speed(speed);
   summary.year = bytes::read_big_endian16(bytes.substr(1));
   summary.month = std::uint8_t(bytes[3]);
   summary.day = std::uint8_t(bytes[4]);

@@ -9,6 +9,7 @@
 
 #include "pgn/game.h"
 #include "pgn/text.h"
+#include "pgn/time_control.h"
 #include "pgndb/index/game_codec.h"
 #include "pgndb/index/game_summary.h"
 #include "pgndb/index/names.h"
@@ -120,6 +121,7 @@ GameSummary summarize(const pgn::GameRecord& game, std::string_view opening_code
   }
   summary.white_elo = rating(game, "WhiteElo");
   summary.black_elo = rating(game, "BlackElo");
+  summary.speed = pgn::speed_of_time_control(tag_or_empty(game, "TimeControl"));
   summary.plies = std::uint16_t(std::min<std::size_t>(game.moves.size(), 65535));
   summary.annotated = annotated(game);
   summary.standard_start = game.start == pgn::Position();

@@ -3,12 +3,14 @@
 
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <charconv>
 #include <sstream>
 
 #include "pgn/fen.h"
 #include "pgn/san.h"
 #include "pgn/text.h"
+#include "pgn/time_control.h"
 #include "pgndb/index/names.h"
 
 namespace pgndb::query {
@@ -82,15 +84,16 @@ static_assert(sizeof(Filters) == 576, "a field of Filters: name it in narrows_be
 bool Filters::narrows_beyond_position() const {
   return in_variations || !player.empty() || !white.empty() || !black.empty() || !event.empty() ||
          !site.empty() || !winner.empty() || !loser.empty() || player_re || white_re || black_re ||
-         result || eco || date || plies || min_elo || max_elo || annotated;
+         result || eco || date || plies || min_elo || max_elo || annotated || speeds ||
+         rating_groups;
 }
 
 std::optional<index::StatisticsSlice> Filters::statistics_slice() const {
   if (!narrows_beyond_position()) return index::StatisticsSlice{};
-  const bool only_ratings_and_dates = !in_variations && player.empty() && white.empty() &&
-                                      black.empty() && event.empty() && site.empty() &&
-                                      winner.empty() && loser.empty() && !player_re && !white_re &&
-                                      !black_re && !result && !eco && !plies && !annotated;
+  const bool only_ratings_and_dates =
+      !in_variations && player.empty() && white.empty() && black.empty() && event.empty() &&
+      site.empty() && winner.empty() && loser.empty() && !player_re && !white_re && !black_re &&
+      !result && !eco && !plies && !annotated && !speeds && !rating_groups;
   if (!only_ratings_and_dates) return std::nullopt;
   index::FactsFilter facts;
   if (date) facts.date = index::FactsFilter::Range{date->low, date->high};
@@ -137,9 +140,31 @@ std::span<const FilterField> filter_fields() {
        {},
        {},
        &F::annotated},
+      {"speed", "from TimeControl: ultraBullet,bullet,blitz,rapid,classical,correspondence,unknown",
+       FilterField::Text, &F::speed},
+      {"rating-groups", "players' average rating in lichess's groups: 0,1000,1200,...,2200,2500",
+       FilterField::Text, &F::rating_groups},
   };
   return fields;
 }
+
+namespace {
+
+// The items of a comma-separated list; an empty list has none. An empty item is kept, for the
+// caller to refuse.
+std::vector<std::string_view> comma_items(std::string_view list) {
+  std::vector<std::string_view> items;
+  if (list.empty()) return items;
+  for (std::size_t from = 0;;) {
+    const std::size_t comma = list.find(',', from);
+    items.push_back(list.substr(from, comma - from));
+    if (comma == std::string_view::npos) break;
+    from = comma + 1;
+  }
+  return items;
+}
+
+}  // namespace
 
 std::expected<Filters, std::string> parse_filters(const FilterText& text) {
   Filters f;
@@ -237,6 +262,24 @@ std::expected<Filters, std::string> parse_filters(const FilterText& text) {
           pgn::cat("--min-plies ", text.min_plies, " is above --max-plies ", text.max_plies));
     const unsigned high = text.max_plies ? std::min(text.max_plies, 65535u) : 65535u;
     f.plies = NumberRange{std::min(text.min_plies, 65535u), high};
+  }
+
+  for (std::string_view item : comma_items(text.speed)) {
+    const auto speed = pgn::parse_speed(item);
+    if (!speed)
+      return Error(pgn::cat("--speed: '", item,
+                            "' is not ultraBullet, bullet, blitz, rapid, classical, "
+                            "correspondence or unknown"));
+    f.speeds |= std::uint8_t(1u << unsigned(*speed));
+  }
+  for (std::string_view item : comma_items(text.rating_groups)) {
+    const auto& floors = index::rating_group_floors;
+    const auto at = std::find_if(floors.begin(), floors.end(),
+                                 [&](unsigned floor) { return std::to_string(floor) == item; });
+    if (at == floors.end())
+      return Error(pgn::cat("--rating-groups: '", item,
+                            "' is not a group: 0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500"));
+    f.rating_groups |= std::uint16_t(1u << unsigned(at - floors.begin()));
   }
   return f;
 }

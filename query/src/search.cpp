@@ -286,10 +286,15 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
     search.plan_.candidates = search.candidates_ ? search.candidates_->size() : store.game_count();
   if (filters.min_elo || filters.max_elo) search.plan_.checked.emplace_back("ratings");
   if (filters.annotated) search.plan_.checked.emplace_back("annotated");
-  search.check_facts_ |= filters.min_elo || filters.max_elo || filters.annotated;
+  if (filters.speeds) search.plan_.checked.emplace_back("speed");
+  if (filters.rating_groups) search.plan_.checked.emplace_back("rating groups");
+  search.check_facts_ |= filters.min_elo || filters.max_elo || filters.annotated ||
+                         filters.speeds || filters.rating_groups;
   search.facts_filter_.min_elo = filters.min_elo;
   search.facts_filter_.max_elo = filters.max_elo;
   search.facts_filter_.annotated = filters.annotated;
+  search.facts_filter_.speeds = filters.speeds;
+  search.facts_filter_.rating_groups = filters.rating_groups;
   if (order != Order::Id) {
     search.plan_.order = order == Order::Date             ? "date"
                          : order == Order::DateDescending ? "date, latest first"

@@ -31,7 +31,8 @@ struct GameSummary {
   // A comment (beyond clock and time commands such as `[%clk 0:03:00]`) or a variation
   // anywhere in the game.
   bool annotated = false;
-  bool standard_start = true;  // no SetUp/FEN position
+  bool standard_start = true;              // no SetUp/FEN position
+  pgn::Speed speed = pgn::Speed::Unknown;  // from the TimeControl tag (schema 19)
   // The first main-line moves as game_codec numbers them (their index among the pseudo-legal
   // moves of the position before each): min(plies, opening_plies) of them, or fewer when a
   // move's index does not fit a byte or a move is a null move (the codes stop there).
@@ -42,7 +43,7 @@ struct GameSummary {
   std::uint32_t date_number() const { return std::uint32_t(year) << 16 | month << 8 | day; }
   // The facts the facts family keeps of the game.
   SearchFacts facts() const {
-    return {result, annotated, year, month, day, white_elo, black_elo, plies};
+    return {result, annotated, year, month, day, white_elo, black_elo, plies, speed};
   }
 };
 

@@ -1,11 +1,14 @@
 // The fixed facts of a game that filters check and searches sort by: result, date, ratings,
-// plies, annotated. They are kept for every game in the `facts` column family, bit-packed in
+// plies, annotated, speed. They are kept for every game in the `facts` column family, bit-packed in
 // columns (docs/storage.md, "Facts"), so that checking a million candidates reads a few
 // megabytes without decompressing anything.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
+
+#include "pgn/time_control.h"
 
 namespace pgndb::index {
 
@@ -16,15 +19,32 @@ struct SearchFacts {
   std::uint8_t month = 0, day = 0;
   std::uint16_t white_elo = 0, black_elo = 0;  // 0 when unknown
   std::uint16_t plies = 0;                     // main-line plies (at most 65,535)
+  pgn::Speed speed = pgn::Speed::Unknown;      // from the TimeControl tag
 
   // A sortable date: year, month, day in one number, 0 for unknown parts.
   std::uint32_t date_number() const { return std::uint32_t(year) << 16 | month << 8 | day; }
   bool operator==(const SearchFacts&) const = default;
 };
 
+// lichess's rating groups, by the players' average rating: a group holds the averages from its
+// floor to the next group's floor (the last, 2500, has no ceiling; 0 is below 1000).
+inline constexpr std::array<unsigned, 9> rating_group_floors = {0,    1000, 1200, 1400, 1600,
+                                                                1800, 2000, 2200, 2500};
+// The group (an index into rating_group_floors) of a game rated `white` and `black`, or nothing
+// when either rating is unknown (0).
+inline std::optional<unsigned> rating_group(unsigned white, unsigned black) {
+  if (!white || !black) return std::nullopt;
+  const unsigned average = (white + black) / 2;
+  unsigned group = 0;
+  while (group + 1 < rating_group_floors.size() && average >= rating_group_floors[group + 1])
+    ++group;
+  return group;
+}
+
 // What a search checks on its candidates' facts, every part optional: each range inclusive,
 // the date as date_number() (a game of unknown year fails a date range: the date index holds
-// known years only), the ratings both known and within. Store::select_facts checks it reading
+// known years only), the ratings both known and within, the speed and the rating group among
+// those given. Store::select_facts checks it reading
 // only the fields it names.
 struct FactsFilter {
   struct Range {
@@ -34,17 +54,26 @@ struct FactsFilter {
   std::optional<Range> result, date, plies;
   unsigned min_elo = 0, max_elo = 0;  // 0: no bound
   bool annotated = false;             // only annotated games
+  // Bit s set: games of speed pgn::Speed(s) pass; 0: no speed filter.
+  std::uint8_t speeds = 0;
+  // Bit g set: games of rating group g (rating_group) pass, both ratings known; 0: no filter.
+  std::uint16_t rating_groups = 0;
 
   bool checks_ratings() const { return min_elo || max_elo; }
   bool rating_holds(unsigned elo) const {
     return elo && (!min_elo || elo >= min_elo) && (!max_elo || elo <= max_elo);
+  }
+  bool in_rating_groups(unsigned white, unsigned black) const {
+    const auto group = rating_group(white, black);
+    return group && (rating_groups >> *group & 1);
   }
   bool passes(const SearchFacts& s) const {
     return (!result || result->holds(s.result)) &&
            (!date || (s.year && date->holds(s.date_number()))) &&
            (!plies || plies->holds(s.plies)) &&
            (!checks_ratings() || (rating_holds(s.white_elo) && rating_holds(s.black_elo))) &&
-           (!annotated || s.annotated);
+           (!annotated || s.annotated) && (!speeds || (speeds >> unsigned(s.speed) & 1)) &&
+           (!rating_groups || in_rating_groups(s.white_elo, s.black_elo));
   }
 };
 

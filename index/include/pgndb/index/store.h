@@ -39,7 +39,7 @@ namespace pgndb::index {
 // best-rated games (the explorer's top games; a database of version 17 is upgraded by writing
 // the version: its generations keep none, which lookups do without, reading the games, and which
 // the merges of the size tiers and `pgndb compact` count).
-inline constexpr std::uint32_t schema_version = 18;
+inline constexpr std::uint32_t schema_version = 19;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path

@@ -36,6 +36,8 @@ struct FilterText {
   unsigned min_elo = 0, max_elo = 0;          // both players
   unsigned min_plies = 0, max_plies = 0;      // main-line plies
   bool annotated = false;                     // only games with comments or variations
+  std::string speed;                          // blitz,rapid: lichess's speeds, a list
+  std::string rating_groups;                  // 1600,1800: lichess's rating groups, a list
 };
 
 // One filter as users name it: the CLI's option `--NAME` and the server's parameter `NAME`
@@ -76,6 +78,9 @@ struct Filters {
   std::optional<NumberRange> date, plies;
   unsigned min_elo = 0, max_elo = 0;
   bool annotated = false;
+  // As index::FactsFilter's: bit pgn::Speed s, bit index::rating_group g; 0 for no filter.
+  std::uint8_t speeds = 0;
+  std::uint16_t rating_groups = 0;
 
   // True when a filter beside the position (or the variations) selects games: the index's
   // statistics of a position count all its games, so only a tree without one can use them.
