@@ -319,3 +319,200 @@ TEST_CASE("games imported while serve runs are answered within seconds") {
   CHECK(stats["games"] == 200);
   CHECK(server.get("/api/find?player=Morphy&count=1").json()["total"] == 100);
 }
+
+namespace {
+
+// The PGN text's games (each game's lines joined), read by the test, not by pgndb.
+struct TaggedGame {
+  std::string event, result, first_move;
+  unsigned white_elo = 0, black_elo = 0;
+};
+std::vector<TaggedGame> tagged_games(const fs::path& file) {
+  static const std::regex event(R"re(\[Event "([^"]*)"\])re"),
+      result(R"re(\[Result "([^"]*)"\])re"), white_elo(R"re(\[WhiteElo "(\d+)"\])re"),
+      black_elo(R"re(\[BlackElo "(\d+)"\])re"), first(R"re(\]\s+1\.\s*([^\s.]+))re");
+  std::vector<TaggedGame> out;
+  for (const std::string& text : pgndb::test::joined_games(pgndb::test::read_file(file))) {
+    TaggedGame g;
+    std::smatch m;
+    if (std::regex_search(text, m, event)) g.event = m[1].str();
+    if (std::regex_search(text, m, result)) g.result = m[1].str();
+    if (std::regex_search(text, m, white_elo)) g.white_elo = unsigned(std::stoul(m[1].str()));
+    if (std::regex_search(text, m, black_elo)) g.black_elo = unsigned(std::stoul(m[1].str()));
+    if (std::regex_search(text, m, first)) g.first_move = m[1].str();
+    out.push_back(g);
+  }
+  return out;
+}
+
+// The explorer's totals and its moves' counts by SAN, as the test expects them.
+struct Tally {
+  std::uint64_t white = 0, draws = 0, black = 0;
+  std::map<std::string, std::uint64_t> moves;
+  void add(const TaggedGame& g) {
+    white += g.result == "1-0";
+    draws += g.result == "1/2-1/2";
+    black += g.result == "0-1";
+    ++moves[g.first_move];
+  }
+};
+void check_answer(const json& answer, const Tally& expected) {
+  CHECK(answer["white"] == expected.white);
+  CHECK(answer["draws"] == expected.draws);
+  CHECK(answer["black"] == expected.black);
+  std::map<std::string, std::uint64_t> moves;
+  for (const auto& m : answer["moves"])
+    moves[m["san"]] = m["white"].get<std::uint64_t>() + m["draws"].get<std::uint64_t>() +
+                      m["black"].get<std::uint64_t>();
+  CHECK(moves == expected.moves);
+}
+
+}  // namespace
+
+TEST_CASE("/lichess selects by speed as lichess's own Event tags name it, and by rating group") {
+  TempDir tmp;
+  const fs::path lichess_file = samples / "lichess-2013-100.pgn";
+  import(tmp / "db", quoted(lichess_file) + " " + quoted(samples / "Tal-100.pgn"));
+  const ServeProcess server((tmp / "db").string());
+  const auto lichess_games = tagged_games(lichess_file);
+  const auto tal_games = tagged_games(samples / "Tal-100.pgn");
+  REQUIRE(lichess_games.size() == 100);
+
+  // lichess named each game's speed in its Event tag when it was played (in 2012 its classical
+  // began at today's rapid); Tal's games have no TimeControl: their speed is unknown.
+  const std::pair<std::string, std::string> speeds[] = {
+      {"bullet", "Rated Bullet game"},
+      {"blitz", "Rated Blitz game"},
+      {"rapid,classical", "Rated Classical game"},
+  };
+  for (const auto& [speed, event] : speeds) {
+    INFO("speeds=" << speed);
+    Tally expected;
+    for (const auto& g : lichess_games)
+      if (g.event == event) expected.add(g);
+    REQUIRE(expected.moves.size() > 1);
+    const auto answer = server.get("/lichess?moves=256&speeds=" + speed);
+    REQUIRE(answer.status == 200);
+    const json body = answer.json();
+    check_answer(body, expected);
+    // Its top and recent games are of that speed, rated, as their Event tag says.
+    CHECK(body["topGames"].size() == 4);  // lichess's default
+    CHECK(body["recentGames"].size() == 4);
+    for (const char* list : {"topGames", "recentGames"})
+      for (const auto& g : body[list]) {
+        CHECK_THAT(speed, Catch::Contains(g["speed"].get<std::string>()));
+        CHECK(g["mode"] == "rated");
+        // `Date "????.??.??"`: the date of UTCDate.
+        CHECK(g["year"] == 2012);
+        CHECK(g["month"] == "2012-12");
+      }
+  }
+  Tally unknown;
+  for (const auto& g : tal_games) unknown.add(g);
+  check_answer(server.get("/lichess?moves=256&speeds=unknown").json(), unknown);
+
+  // Rating groups: the players' average, from 1600 up to 1800, both ratings known.
+  Tally group_1600, both_groups;
+  for (const auto* games : {&lichess_games, &tal_games})
+    for (const auto& g : *games) {
+      if (!g.white_elo || !g.black_elo) continue;
+      const unsigned average = (g.white_elo + g.black_elo) / 2;
+      if (average >= 1600 && average < 1800) group_1600.add(g);
+      if ((average >= 1600 && average < 1800) || average >= 2500) both_groups.add(g);
+    }
+  REQUIRE(group_1600.moves.size() > 1);
+  check_answer(server.get("/lichess?moves=256&ratings=1600").json(), group_1600);
+  check_answer(server.get("/lichess?moves=256&ratings=2500,1600").json(), both_groups);
+
+  // The same filters in pgndb's API, by the CLI's names.
+  const json found = server.get("/api/find?speed=blitz&count=true&limit=1").json();
+  std::uint64_t blitz = 0;
+  for (const auto& g : lichess_games) blitz += g.event == "Rated Blitz game";
+  CHECK(found["total"] == blitz);
+
+  for (const auto& [path, error] :
+       {std::pair{"/lichess?speeds=hyper", "speeds: 'hyper' is not ultraBullet"},
+        std::pair{"/lichess?ratings=1500", "ratings: '1500' is not a group"},
+        std::pair{"/lichess?speeds=blitz,", "speeds: '' is not"},
+        std::pair{"/lichess?recentGames=16", "recentGames"},
+        std::pair{"/player?player=x&color=white&speeds=slow", "speeds: 'slow'"},
+        std::pair{"/api/find?speed=fast", "speed: 'fast'"}}) {
+    INFO(path);
+    const auto answer = server.get(path);
+    CHECK(answer.status == 400);
+    CHECK_THAT(std::string(answer.json()["error"]), Catch::Contains(error));
+  }
+}
+
+namespace {
+
+// Fields lichess documents as null or an object (or a string): either side may hold null. And
+// two pgndb leaves null where a game's tags do not say: `year` and `month` (docs/serve.md).
+bool nullable(const std::string& key) {
+  return key == "game" || key == "opening" || key == "winner" || key == "month" || key == "year";
+}
+
+// Whether `ours` has the shape of lichess's `example`: the same keys (both ways, but for the
+// optional ones lichess's example shows), and the same JSON types, all the way down; each
+// element of an array against each of the example's.
+void check_shape(const json& example, const json& ours, const std::string& where,
+                 const std::vector<std::string>& optional) {
+  INFO(where);
+  if (example.is_object()) {
+    REQUIRE(ours.is_object());
+    for (const auto& [key, value] : example.items()) {
+      if (std::find(optional.begin(), optional.end(), key) != optional.end()) continue;
+      INFO(key);
+      REQUIRE(ours.contains(key));
+      if (nullable(key) && (value.is_null() || ours[key].is_null())) continue;
+      check_shape(value, ours[key], where + "." + key, optional);
+    }
+    for (const auto& [key, value] : ours.items()) {
+      INFO("pgndb's " << key);
+      CHECK(example.contains(key));
+    }
+  } else if (example.is_array()) {
+    REQUIRE(ours.is_array());
+    for (std::size_t i = 0; i < ours.size(); ++i)
+      for (const auto& e : example)
+        check_shape(e, ours[i], where + "[" + std::to_string(i) + "]", optional);
+  } else if (example.is_number()) {
+    CHECK(ours.is_number());
+  } else if (example.is_string()) {
+    CHECK(ours.is_string());
+  } else {
+    CHECK(ours.type() == example.type());
+  }
+}
+
+// The first move of `answer` played by one game (its `game` an object), to check that object too.
+bool has_single_game(const json& answer) {
+  return std::any_of(answer["moves"].begin(), answer["moves"].end(),
+                     [](const json& m) { return m["game"].is_object(); });
+}
+
+}  // namespace
+
+TEST_CASE("/masters and /lichess answer with the field names and types of lichess's examples") {
+  TempDir tmp;
+  import(tmp / "db", quoted(samples / "Tal-100.pgn") + " " + quoted(samples / "Gukesh-100.pgn") +
+                         " " + quoted(samples / "lichess-2013-100.pgn"));
+  const ServeProcess server((tmp / "db").string());
+  const fs::path examples = fs::path(PGNDB_SOURCE_DIR) / "tests" / "data" / "lichess-explorer";
+  const json masters_example = json::parse(pgndb::test::read_file(examples / "masters.json"));
+  const json lichess_example = json::parse(pgndb::test::read_file(examples / "lichess.json"));
+
+  const json masters = server.get("/masters?play=e2e4&moves=256").json();
+  REQUIRE(has_single_game(masters));
+  REQUIRE(!masters["topGames"].empty());
+  check_shape(masters_example, masters, "/masters", {});
+  // lichess's `history` is asked for with history=true, which pgndb does not keep.
+  const json lichess = server.get("/lichess?play=e2e4&moves=256&speeds=blitz,bullet").json();
+  REQUIRE(has_single_game(lichess));
+  REQUIRE(!lichess["topGames"].empty());
+  REQUIRE(!lichess["recentGames"].empty());
+  check_shape(lichess_example, lichess, "/lichess", {"history"});
+  // The game objects of the lichess games explorer have lichess's `speed` and `mode` too.
+  CHECK(lichess["topGames"][0].contains("speed"));
+  CHECK(lichess["topGames"][0].contains("mode"));
+}

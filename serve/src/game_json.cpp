@@ -5,6 +5,7 @@
 
 #include "pgn/fen.h"
 #include "pgn/san.h"
+#include "pgn/time_control.h"
 
 namespace pgndb::serve {
 
@@ -99,13 +100,33 @@ Json explorer_game(std::uint32_t id, const pgn::GameRecord& game) {
                                          : Json(nullptr);
   out["white"] = player(game, "White", "WhiteElo");
   out["black"] = player(game, "Black", "BlackElo");
+  // The Date tag, or where its year is unknown the UTCDate tag (lichess's exports of its first
+  // years wrote `????.??.??` and the date in UTCDate).
   const std::string* date = game.tag("Date");
+  if (!date || !leading_number(*date, 4).is_number())
+    if (const std::string* utc = game.tag("UTCDate")) date = utc;
   const Json year = date ? leading_number(*date, 4) : Json(nullptr);
   out["year"] = year;
   out["month"] = nullptr;
   if (year.is_number() && date->size() >= 7 && (*date)[4] == '.' &&
       leading_number(std::string_view(*date).substr(5), 2).is_number())
     out["month"] = date->substr(0, 4) + "-" + date->substr(5, 2);
+  return out;
+}
+
+Json lichess_game(std::uint32_t id, const pgn::GameRecord& game) {
+  const Json masters = explorer_game(id, game);
+  Json out;
+  for (const auto& [key, value] : masters.items()) {
+    out[key] = value;
+    if (key != "winner") continue;
+    const std::string* time_control = game.tag("TimeControl");
+    out["speed"] = pgn::to_text(pgn::speed_of_time_control(time_control ? *time_control : ""));
+    if (const std::string* event = game.tag("Event")) {
+      if (event->starts_with("Rated ")) out["mode"] = "rated";
+      if (event->starts_with("Casual ")) out["mode"] = "casual";
+    }
+  }
   return out;
 }
 

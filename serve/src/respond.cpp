@@ -133,17 +133,33 @@ std::expected<std::string, Failure> explorer_dates(ParameterReader& reader) {
   return bounds[0] + ".." + bounds[1];
 }
 
+// A message of query::parse_filters naming lichess's parameter where the CLI's option it
+// names stands for one (`--speed` for `speeds`, `--rating-groups` for `ratings`).
+std::string lichess_names(std::string message) {
+  for (auto [option, parameter] :
+       {std::pair{"--speed:", "speeds:"}, std::pair{"--rating-groups:", "ratings:"}})
+    if (message.starts_with(option))
+      return parameter + message.substr(std::string_view(option).size());
+  return message;
+}
+
+// Which of lichess's explorers a game object is shaped for: its masters' games, or its own
+// (with the speed and the mode).
+enum class GameShape { Masters, Lichess };
+
 // lichess's game object of game `id`, from its tags.
-std::expected<Json, Failure> header_json(const index::Store& store, std::uint32_t id) {
+std::expected<Json, Failure> header_json(const index::Store& store, std::uint32_t id,
+                                         GameShape shape) {
   auto game = store.game_header(id);
   if (!game) return std::unexpected(failed(game.error()));
-  return explorer_game(id, *game);
+  return shape == GameShape::Lichess ? lichess_game(id, *game) : explorer_game(id, *game);
 }
 
 // The one game behind a move played once from `root`: among the games at the position after it,
 // the one whose main line stands first in `root` and plays the move there.
 std::expected<Json, Failure> single_game(const index::Store& store, query::Filters filters,
-                                         const pgn::Position& root, pgn::Move move) {
+                                         const pgn::Position& root, pgn::Move move,
+                                         GameShape shape) {
   pgn::Position child = root;
   child.play(move);
   filters.position = child;
@@ -158,7 +174,7 @@ std::expected<Json, Failure> single_game(const index::Store& store, query::Filte
     if (!*id) break;
     auto at = store.main_line_at(**id, key);
     if (!at) return std::unexpected(failed(at.error()));
-    if (*at && (*at)->move == move) return header_json(store, **id);
+    if (*at && (*at)->move == move) return header_json(store, **id, shape);
   }
   return Json(nullptr);
 }
@@ -187,8 +203,9 @@ void add_totals(Json& out, const std::vector<query::TreeRow>& rows) {
 
 // lichess's game object of game `id` led by the move it played in `root` (top and recent games).
 std::expected<Json, Failure> game_with_move(const index::Store& store, std::uint32_t id,
-                                            const pgn::Position& root, pgn::Move move) {
-  auto game = header_json(store, id);
+                                            const pgn::Position& root, pgn::Move move,
+                                            GameShape shape) {
+  auto game = header_json(store, id, shape);
   if (!game) return std::unexpected(game.error());
   Json out;
   out["uci"] = pgn::to_uci(root, move);
@@ -196,7 +213,33 @@ std::expected<Json, Failure> game_with_move(const index::Store& store, std::uint
   return out;
 }
 
-Answer masters(const index::Store& store, const Parameters& parameters) {
+// The latest games (by date) among those `filters` select that play a move in their position,
+// at most `wanted`, the newest first, each with its move.
+std::expected<Json, Failure> recent_games(const index::Store& store, const query::Filters& filters,
+                                          std::size_t wanted, GameShape shape) {
+  Json games = Json::array();
+  if (wanted == 0) return games;
+  auto search = query::Search::start(store, filters, query::Order::DateDescending);
+  if (!search) return std::unexpected(failed(search.error()));
+  const pgn::Key key = pgn::repetition_key(*filters.position);
+  while (games.size() < wanted) {
+    auto id = search->next();
+    if (!id) return std::unexpected(failed(id.error()));
+    if (!*id) break;
+    auto at = store.main_line_at(**id, key);
+    if (!at) return std::unexpected(failed(at.error()));
+    if (!*at || (*at)->move == pgn::Move::none()) continue;
+    auto game = game_with_move(store, **id, *filters.position, (*at)->move, shape);
+    if (!game) return std::unexpected(game.error());
+    games.push_back(std::move(*game));
+  }
+  return games;
+}
+
+// The answer of lichess's masters explorer (GameShape::Masters) or its lichess-games explorer
+// (GameShape::Lichess: speeds, rating groups and recent games besides). docs/serve.md.
+Answer games_explorer(const index::Store& store, const Parameters& parameters, GameShape shape) {
+  const bool lichess = shape == GameShape::Lichess;
   ParameterReader reader(parameters);
   if (auto standard = standard_variant(reader); !standard) return std::unexpected(standard.error());
   auto position = explorer_position(reader);
@@ -209,13 +252,25 @@ Answer masters(const index::Store& store, const Parameters& parameters) {
   if (!move_rows) return std::unexpected(bad(move_rows.error()));
   auto top_games = reader.number("topGames", 0, index::top_games_kept);
   if (!top_games) return std::unexpected(bad(top_games.error()));
-  // lichess ignores parameters it does not know; so does this path (docs/serve.md).
+  std::optional<std::size_t> recent;
+  if (lichess) {
+    auto speeds = reader.text("speeds");
+    auto ratings = reader.text("ratings");
+    auto recent_games = reader.number("recentGames", 0, 15);
+    if (!speeds) return std::unexpected(bad(speeds.error()));
+    if (!ratings) return std::unexpected(bad(ratings.error()));
+    if (!recent_games) return std::unexpected(bad(recent_games.error()));
+    text.speed = speeds->value_or("");
+    text.rating_groups = ratings->value_or("");
+    recent = recent_games->value_or(4);
+  }
+  // lichess ignores parameters it does not know; so do these paths (docs/serve.md).
 
   auto filters = query::parse_filters(text);
-  if (!filters) return std::unexpected(bad(filters.error()));
+  if (!filters) return std::unexpected(bad(lichess_names(filters.error())));
   filters->position = *position;
-  auto explored =
-      query::explore(store, *filters, {.top_games = top_games->value_or(index::top_games_kept)});
+  const std::size_t wanted_top = top_games->value_or(lichess ? 4 : index::top_games_kept);
+  auto explored = query::explore(store, *filters, {.top_games = wanted_top});
   if (!explored) return std::unexpected(failed(explored.error()));
   const auto& rows = explored->rows;
   const auto& best = explored->top_games;
@@ -239,12 +294,13 @@ Answer masters(const index::Store& store, const Parameters& parameters) {
       // The one game of the move: among the best-rated games when it is there.
       const auto listed = std::find_if(best.begin(), best.end(),
                                        [&](const index::TopGame& g) { return g.move == r.move; });
-      std::expected<Json, Failure> game = listed != best.end()
-                                              ? header_json(store, listed->game)
-                                              : single_game(store, *filters, *position, r.move);
+      std::expected<Json, Failure> game =
+          listed != best.end() ? header_json(store, listed->game, shape)
+                               : single_game(store, *filters, *position, r.move, shape);
       if (!game) return std::unexpected(game.error());
       m["game"] = std::move(*game);
     }
+    m["opening"] = nullptr;  // until openings are classified
     moves.push_back(std::move(m));
   }
   out["moves"] = std::move(moves);
@@ -252,11 +308,16 @@ Answer masters(const index::Store& store, const Parameters& parameters) {
   // The best-rated games that played a move here (by the players' average rating).
   Json top = Json::array();
   for (const index::TopGame& g : best) {
-    auto game = game_with_move(store, g.game, *position, g.move);
+    auto game = game_with_move(store, g.game, *position, g.move, shape);
     if (!game) return std::unexpected(game.error());
     top.push_back(std::move(*game));
   }
   out["topGames"] = std::move(top);
+  if (recent) {
+    auto games = recent_games(store, *filters, *recent, shape);
+    if (!games) return std::unexpected(games.error());
+    out["recentGames"] = std::move(*games);
+  }
   out["opening"] = nullptr;  // until openings are classified
   return json_response(out);
 }
@@ -284,8 +345,11 @@ Answer player_tree(const index::Store& store, const Parameters& parameters) {
   if (!move_rows) return std::unexpected(bad(move_rows.error()));
   auto recent = reader.number("recentGames", 0, 15);
   if (!recent) return std::unexpected(bad(recent.error()));
+  auto speeds = reader.text("speeds");
+  if (!speeds) return std::unexpected(bad(speeds.error()));
+  text.speed = speeds->value_or("");
   auto filters = query::parse_filters(text);
-  if (!filters) return std::unexpected(bad(filters.error()));
+  if (!filters) return std::unexpected(bad(lichess_names(filters.error())));
   filters->position = *position;
   auto explored = query::explore(store, *filters);
   if (!explored) return std::unexpected(failed(explored.error()));
@@ -309,33 +373,18 @@ Answer player_tree(const index::Store& store, const Parameters& parameters) {
     m["black"] = r.black_wins;
     m["game"] = nullptr;
     if (r.games == 1) {
-      auto game = single_game(store, *filters, *position, r.move);
+      auto game = single_game(store, *filters, *position, r.move, GameShape::Lichess);
       if (!game) return std::unexpected(game.error());
       m["game"] = std::move(*game);
     }
+    m["opening"] = nullptr;
     moves.push_back(std::move(m));
   }
   out["moves"] = std::move(moves);
   // The latest games that played a move here, the newest first.
-  Json games = Json::array();
-  const std::size_t wanted = recent->value_or(8);
-  if (wanted > 0) {
-    auto search = query::Search::start(store, *filters, query::Order::DateDescending);
-    if (!search) return std::unexpected(failed(search.error()));
-    const pgn::Key key = pgn::repetition_key(*position);
-    while (games.size() < wanted) {
-      auto id = search->next();
-      if (!id) return std::unexpected(failed(id.error()));
-      if (!*id) break;
-      auto at = store.main_line_at(**id, key);
-      if (!at) return std::unexpected(failed(at.error()));
-      if (!*at || (*at)->move == pgn::Move::none()) continue;
-      auto game = game_with_move(store, **id, *position, (*at)->move);
-      if (!game) return std::unexpected(game.error());
-      games.push_back(std::move(*game));
-    }
-  }
-  out["recentGames"] = std::move(games);
+  auto games = recent_games(store, *filters, recent->value_or(8), GameShape::Lichess);
+  if (!games) return std::unexpected(games.error());
+  out["recentGames"] = std::move(*games);
   out["opening"] = nullptr;
   return json_response(out);
 }
@@ -570,7 +619,8 @@ Answer route(const std::shared_ptr<const index::Store>& store, std::string_view 
     return Response{200, "text/html; charset=utf-8", std::string(assets::index_html), {}};
   }
   if (path == "/api/board.svg") return board_svg(parameters);
-  if (path == "/masters") return masters(*store, parameters);
+  if (path == "/masters") return games_explorer(*store, parameters, GameShape::Masters);
+  if (path == "/lichess") return games_explorer(*store, parameters, GameShape::Lichess);
   if (auto id = trailing_id(path, "/masters/pgn/")) {
     auto game = stored_game(*store, *id);
     if (!game) return std::unexpected(game.error());

@@ -29,7 +29,13 @@ using Json = nlohmann::ordered_json;
 [[nodiscard]] std::string json_text(const Json& value);
 
 // lichess's game object: `{"id", "winner": "white"|"black"|null, "white": {"name", "rating"},
-// "black": {...}, "year", "month": "YYYY-MM"}`, null where the tags do not say.
+// "black": {...}, "year", "month": "YYYY-MM"}`, null where the tags do not say (the date from
+// the Date tag, or UTCDate where Date's year is unknown).
 [[nodiscard]] Json explorer_game(std::uint32_t id, const pgn::GameRecord& game);
+
+// lichess's game object of its lichess-games explorer: explorer_game with `"speed"` after
+// `"winner"` (from the TimeControl tag, pgn::Speed's name) and `"mode"`, "rated" or "casual",
+// when the Event tag says so as lichess's exports write it ("Rated Blitz game").
+[[nodiscard]] Json lichess_game(std::uint32_t id, const pgn::GameRecord& game);
 
 }  // namespace pgndb::serve
