@@ -3,9 +3,12 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <expected>
+#include <iostream>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace pgndb::cli {
 
@@ -27,6 +30,44 @@ struct Command {
   // Runs with options already parsed and stored; returns an exit code.
   int (*run)(const po::variables_map& options);
 };
+
+// A command's options as one struct, every value checked; or the one-line message naming the
+// option (or input) that is wrong.
+template <class Options>
+using Parsed = std::expected<Options, std::string>;
+
+// How every command runs (Command::run calls it): `parse` reads and checks all its options and
+// inputs first, touching nothing on disk (no database created or upgraded, no output file
+// truncated); then `run` does the work with them. A failed parse prints "pgndb NAME: message"
+// and exits with Usage.
+template <class Options>
+int parse_then_run(std::string_view name, const po::variables_map& vm,
+                   Parsed<Options> (*parse)(const po::variables_map&), int (*run)(const Options&)) {
+  Parsed<Options> options = parse(vm);
+  if (!options) {
+    std::cerr << "pgndb " << name << ": " << options.error() << '\n';
+    return Usage;
+  }
+  return run(*options);
+}
+
+// Checks shared by the commands' parse functions: a message naming the option, or nothing.
+// `value` within [low, high].
+[[nodiscard]] std::expected<void, std::string> within(std::string_view option, std::uint64_t value,
+                                                      std::uint64_t low, std::uint64_t high);
+// Each input file opens (`-`, standard input, always does).
+[[nodiscard]] std::expected<void, std::string> inputs_open(const std::vector<std::string>& files);
+// `output` (`-` for standard output) is none of `inputs`: writing it would truncate one first.
+[[nodiscard]] std::expected<void, std::string> output_apart(const std::string& output,
+                                                            const std::vector<std::string>& inputs);
+
+// The options of a command that takes the database alone (stats, compact, upgrade).
+struct DatabaseOption {
+  std::string db;
+};
+[[nodiscard]] inline Parsed<DatabaseOption> parse_database_option(const po::variables_map& vm) {
+  return DatabaseOption{vm["db"].as<std::string>()};
+}
 
 // Each command, defined beside its options in its own file (command_NAME.cpp).
 extern const Command check_command, normalize_command, import_command, rejects_command,

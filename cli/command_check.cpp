@@ -56,9 +56,22 @@ void declare_check(po::options_description& options,
   positional.add("files", -1);
 }
 
-int run_check(const po::variables_map& vm) {
-  const auto files = vm["files"].as<std::vector<std::string>>();
-  unsigned jobs = vm["jobs"].as<unsigned>();
+// check's options, checked: every file opens before any is read.
+struct CheckOptions {
+  std::vector<std::string> files;
+  unsigned jobs = 0;
+};
+
+Parsed<CheckOptions> parse_check(const po::variables_map& vm) {
+  CheckOptions o{vm["files"].as<std::vector<std::string>>(), vm["jobs"].as<unsigned>()};
+  for (auto checked : {within("jobs", o.jobs, 0, 1024), inputs_open(o.files)})
+    if (!checked) return std::unexpected(checked.error());
+  return o;
+}
+
+int run_check(const CheckOptions& o) {
+  const auto& files = o.files;
+  unsigned jobs = o.jobs;
   if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
   jobs = std::min<unsigned>(jobs, unsigned(files.size()));
 
@@ -108,8 +121,10 @@ int run_check(const po::variables_map& vm) {
   return total.with_errors ? Failure : Success;
 }
 
-extern const Command check_command{"check",
-                                   "replay every game and report each problem as FILE:LINE:COL",
-                                   "pgndb check FILE...", declare_check, run_check};
+extern const Command check_command{
+    "check", "replay every game and report each problem as FILE:LINE:COL",
+    "pgndb check FILE... [--jobs N]", declare_check, [](const po::variables_map& vm) {
+      return parse_then_run("check", vm, parse_check, run_check);
+    }};
 
 }  // namespace pgndb::cli

@@ -27,8 +27,8 @@ std::uint64_t bytes_on_disk(const std::string& path) {
 
 // Rewrites the database whole: an import leaves the position index in a few runs per bucket
 // (merged by size in the background), which this folds into one. Readers go on meanwhile.
-int run_compact(const po::variables_map& vm) {
-  const std::string path = vm["db"].as<std::string>();
+int run_compact(const DatabaseOption& o) {
+  const std::string& path = o.db;
   const auto start = std::chrono::steady_clock::now();
   auto store = index::Store::open(path, {.create_if_missing = false});
   if (!store) {
@@ -52,6 +52,8 @@ int run_compact(const po::variables_map& vm) {
 
 extern const Command compact_command{
     "compact", "rewrite the database whole: smallest, fastest to search (readers go on)",
-    "pgndb compact --db DIR", declare_compact, run_compact};
+    "pgndb compact --db DIR", declare_compact, [](const po::variables_map& vm) {
+      return parse_then_run("compact", vm, parse_database_option, run_compact);
+    }};
 
 }  // namespace pgndb::cli

@@ -19,16 +19,31 @@ void declare_export(po::options_description& options, po::positional_options_des
   declare_filters(options);
 }
 
-int run_export(const po::variables_map& vm) {
-  auto selection = open_selection(vm, filter_text(vm), "export");
-  if (!selection) return Usage;
-  const index::Store* store = &selection->store;
-  auto search = query::Search::start(*store, selection->filters);
+// export's options, checked.
+struct ExportOptions {
+  std::string db, output;
+  query::Filters filters;
+};
+
+Parsed<ExportOptions> parse_export(const po::variables_map& vm) {
+  auto filters = checked_filters(filter_text(vm));
+  if (!filters) return std::unexpected(filters.error());
+  return ExportOptions{vm["db"].as<std::string>(), vm["output"].as<std::string>(),
+                       std::move(*filters)};
+}
+
+int run_export(const ExportOptions& o) {
+  auto opened = open_for_reading(o.db, "export");
+  if (!opened) return Usage;
+  const index::Store* store = &*opened;
+  auto search = query::Search::start(*store, o.filters);
   if (!search) {
     std::cerr << "pgndb export: " << search.error().message() << '\n';
     return Usage;
   }
-  auto out = index::PgnOutput::open(vm["output"].as<std::string>());
+  // Opened (created, or truncated) only once the search has started: a failure before leaves
+  // the file as it was.
+  auto out = index::PgnOutput::open(o.output);
   if (!out) {
     std::cerr << "pgndb export: " << out.error() << '\n';
     return Usage;
@@ -62,6 +77,8 @@ int run_export(const po::variables_map& vm) {
 
 extern const Command export_command{
     "export", "write the games that pass the filters as PGN (.pgn.zst compressed)",
-    "pgndb export --db DIR [filters] [-o OUT]", declare_export, run_export};
+    "pgndb export --db DIR [filters] [-o OUT]", declare_export, [](const po::variables_map& vm) {
+      return parse_then_run("export", vm, parse_export, run_export);
+    }};
 
 }  // namespace pgndb::cli

@@ -6,6 +6,7 @@
 #include "command.h"
 #include "filter_options.h"
 #include "pgn/game.h"
+#include "pgn/text.h"
 #include "pgn/writer.h"
 #include "pgndb/index/store.h"
 #include "pgndb/query/filters.h"
@@ -80,25 +81,43 @@ void explain(const query::Plan& plan) {
 
 }  // namespace
 
-int run_find(const po::variables_map& vm) {
-  const std::string format = vm["format"].as<std::string>();
-  if (format != "table" && format != "pgn" && format != "json" && format != "count") {
-    std::cerr << "pgndb find: --format: '" << format << "' is not table, pgn, json or count\n";
-    return Usage;
-  }
+// find's options, checked.
+struct FindOptions {
+  std::string db;
+  query::Filters filters;
+  std::string format;  // table, pgn, json or count
+  query::Order order = query::Order::Id;
+  std::uint64_t offset = 0, limit = 0;
+  bool explain = false;
+};
+
+Parsed<FindOptions> parse_find(const po::variables_map& vm) {
+  FindOptions o;
+  o.db = vm["db"].as<std::string>();
+  o.format = vm["format"].as<std::string>();
+  if (o.format != "table" && o.format != "pgn" && o.format != "json" && o.format != "count")
+    return std::unexpected(pgn::cat("--format: '", o.format, "' is not table, pgn, json or count"));
   const std::string sort = vm["sort"].as<std::string>();
   const auto order = query::parse_order(sort);
-  if (!order) {
-    std::cerr << "pgndb find: --sort: '" << sort << "' is not " << query::order_names << '\n';
-    return Usage;
-  }
-  auto selection = open_selection(vm, filter_text(vm), "find");
-  if (!selection) return Usage;
-  const index::Store* store = &selection->store;
-  const query::Filters* filters = &selection->filters;
-  const std::uint64_t offset = vm["offset"].as<std::uint64_t>();
-  const std::uint64_t limit = vm["limit"].as<std::uint64_t>();
-  const bool explaining = vm["explain"].as<bool>();
+  if (!order) return std::unexpected(pgn::cat("--sort: '", sort, "' is not ", query::order_names));
+  o.order = *order;
+  auto filters = checked_filters(filter_text(vm));
+  if (!filters) return std::unexpected(filters.error());
+  o.filters = std::move(*filters);
+  o.offset = vm["offset"].as<std::uint64_t>();
+  o.limit = vm["limit"].as<std::uint64_t>();
+  o.explain = vm["explain"].as<bool>();
+  return o;
+}
+
+int run_find(const FindOptions& o) {
+  auto opened = open_for_reading(o.db, "find");
+  if (!opened) return Usage;
+  const index::Store* store = &*opened;
+  const query::Filters* filters = &o.filters;
+  const std::string& format = o.format;
+  const std::uint64_t offset = o.offset, limit = o.limit;
+  const bool explaining = o.explain;
   auto fail = [](const index::Status& s) {
     std::cerr << "pgndb find: " << s.message() << '\n';
     return Usage;
@@ -111,7 +130,7 @@ int run_find(const po::variables_map& vm) {
     if (explaining) explain(plan);
     return Success;
   }
-  auto search = query::Search::start(*store, *filters, *order);
+  auto search = query::Search::start(*store, *filters, o.order);
   if (!search) {
     std::cerr << "pgndb find: " << search.error().message() << '\n';
     return Usage;
@@ -175,7 +194,8 @@ int run_find(const po::variables_map& vm) {
 extern const Command find_command{
     "find", "the games that pass the filters (position, players, result, ECO, date, ...)",
     "pgndb find --db DIR [filters] [--format table|pgn|json|count] [--limit N] [--offset N]\n"
-    "           [--sort id|date|-date|elo|-elo]",
-    declare_find, run_find};
+    "           [--sort id|date|-date|elo|-elo] [--explain]",
+    declare_find,
+    [](const po::variables_map& vm) { return parse_then_run("find", vm, parse_find, run_find); }};
 
 }  // namespace pgndb::cli

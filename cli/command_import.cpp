@@ -80,24 +80,38 @@ void declare_import(po::options_description& options,
   positional.add("files", -1);
 }
 
-int run_import(const po::variables_map& vm) {
+// import's options, checked.
+struct ImportCommandOptions {
+  std::string db;
+  std::vector<std::string> files;
+  unsigned threads = 0;
+  std::size_t batch_games = 0, batch_mb = 0;
+  bool skip_duplicates = false;
+  std::string progress;  // auto, always or never
+};
+
+Parsed<ImportCommandOptions> parse_import(const po::variables_map& vm) {
+  ImportCommandOptions o;
+  o.db = vm["db"].as<std::string>();
+  o.files = vm["files"].as<std::vector<std::string>>();
+  o.threads = vm["threads"].as<unsigned>();
+  o.batch_games = vm["batch"].as<std::size_t>();
+  o.batch_mb = vm["batch-mb"].as<std::size_t>();
+  o.skip_duplicates = vm["skip-duplicates"].as<bool>();
+  o.progress = vm["progress"].as<std::string>();
+  if (o.progress != "auto" && o.progress != "always" && o.progress != "never")
+    return std::unexpected("--progress must be auto, always or never");
+  for (auto checked :
+       {within("threads", o.threads, 0, 1024),
+        within("batch", o.batch_games, 1, index::WriteBatch::max_games),
+        within("batch-mb", o.batch_mb, 1, std::size_t(1) << 20), inputs_open(o.files)})
+    if (!checked) return std::unexpected(checked.error());
+  return o;
+}
+
+int run_import(const ImportCommandOptions& o) {
   const auto start = std::chrono::steady_clock::now();
-  const std::string db_path = vm["db"].as<std::string>();
-  // Every option is checked and every input opens before the database is touched: a mistyped
-  // value or name leaves no empty database behind.
-  const std::string progress_mode = vm["progress"].as<std::string>();
-  if (progress_mode != "auto" && progress_mode != "always" && progress_mode != "never") {
-    std::cerr << "pgndb import: --progress must be auto, always or never\n";
-    return Usage;
-  }
-  // Every input opens likewise.
-  for (const auto& file : vm["files"].as<std::vector<std::string>>()) {
-    if (file == "-") continue;
-    if (auto opened = pgn::FileSource::open(file); !opened) {
-      std::cerr << "pgndb import: " << opened.error() << '\n';
-      return Usage;
-    }
-  }
+  const std::string& db_path = o.db;
   auto store = index::Store::open(db_path);
   if (!store) {
     std::cerr << "pgndb import: " << store.error().message() << '\n';
@@ -107,22 +121,12 @@ int run_import(const po::variables_map& vm) {
     std::cerr << "pgndb import: upgraded " << db_path << " from schema version "
               << store->upgraded_from() << " to " << index::schema_version << '\n';
   const bool show_progress =
-      progress_mode == "always" || (progress_mode == "auto" && isatty(STDERR_FILENO));
-
-  if (const auto batch = vm["batch"].as<std::size_t>();
-      batch == 0 || batch > index::WriteBatch::max_games) {
-    std::cerr << "pgndb import: --batch must be 1 to " << index::WriteBatch::max_games << '\n';
-    return Usage;
-  }
-  if (const auto mb = vm["batch-mb"].as<std::size_t>(); mb == 0 || mb > (std::size_t(1) << 20)) {
-    std::cerr << "pgndb import: --batch-mb must be 1 to " << (std::size_t(1) << 20) << '\n';
-    return Usage;
-  }
+      o.progress == "always" || (o.progress == "auto" && isatty(STDERR_FILENO));
   index::ImportOptions options;
-  options.threads = vm["threads"].as<unsigned>();
-  options.batch_games = vm["batch"].as<std::size_t>();
-  options.batch_bytes = vm["batch-mb"].as<std::size_t>() << 20;
-  options.skip_duplicates = vm["skip-duplicates"].as<bool>();
+  options.threads = o.threads;
+  options.batch_games = o.batch_games;
+  options.batch_bytes = o.batch_mb << 20;
+  options.skip_duplicates = o.skip_duplicates;
   // Why games were quarantined, as compilers say it; the first few only, since a damaged file
   // can hold thousands (`pgndb rejects` lists them all, with their texts).
   constexpr std::uint64_t rejects_shown = 20;
@@ -133,7 +137,7 @@ int run_import(const po::variables_map& vm) {
               << ": error: " << r.error << " (the game is quarantined)\n";
   };
   index::FileImport total;
-  for (const auto& file : vm["files"].as<std::vector<std::string>>()) {
+  for (const auto& file : o.files) {
     ProgressLine line(file);
     if (show_progress) options.on_progress = [&](const index::ImportProgress& p) { line.show(p); };
     auto imported = index::import_file(*store, file, options);
@@ -195,14 +199,21 @@ void declare_rejects(po::options_description& options, po::positional_options_de
       "where to write (`-`: stdout; a name ending in .zst is compressed)");
 }
 
-int run_rejects(const po::variables_map& vm) {
-  auto store = index::Store::open(vm["db"].as<std::string>(),
-                                  {.create_if_missing = false, .read_only = true});
+struct RejectsOptions {
+  std::string db, output;
+};
+
+Parsed<RejectsOptions> parse_rejects(const po::variables_map& vm) {
+  return RejectsOptions{vm["db"].as<std::string>(), vm["output"].as<std::string>()};
+}
+
+int run_rejects(const RejectsOptions& o) {
+  auto store = index::Store::open(o.db, {.create_if_missing = false, .read_only = true});
   if (!store) {
     std::cerr << "pgndb rejects: " << store.error().message() << '\n';
     return Usage;
   }
-  auto out = index::PgnOutput::open(vm["output"].as<std::string>());
+  auto out = index::PgnOutput::open(o.output);
   if (!out) {
     std::cerr << "pgndb rejects: " << out.error() << '\n';
     return Usage;
@@ -232,10 +243,14 @@ extern const Command import_command{
     "import", "store games in a database (games that cannot be replayed are quarantined)",
     "pgndb import --db DIR FILE... [--threads N] [--skip-duplicates] [--batch N] [--batch-mb MB]\n"
     "             [--progress auto|always|never]",
-    declare_import, run_import};
+    declare_import, [](const po::variables_map& vm) {
+      return parse_then_run("import", vm, parse_import, run_import);
+    }};
 
 extern const Command rejects_command{
     "rejects", "write the quarantined games back out, as they were written",
-    "pgndb rejects --db DIR [-o FILE]", declare_rejects, run_rejects};
+    "pgndb rejects --db DIR [-o FILE]", declare_rejects, [](const po::variables_map& vm) {
+      return parse_then_run("rejects", vm, parse_rejects, run_rejects);
+    }};
 
 }  // namespace pgndb::cli

@@ -26,13 +26,29 @@ void declare_normalize(po::options_description& options,
   positional.add("files", -1);
 }
 
-int run_normalize(const po::variables_map& vm) {
-  auto out = index::PgnOutput::open(vm["output"].as<std::string>());
+// normalize's options, checked: every file opens, and the output is none of them, before the
+// output is created.
+struct NormalizeOptions {
+  std::vector<std::string> files;
+  std::string output;
+  bool skip_errors = false;
+};
+
+Parsed<NormalizeOptions> parse_normalize(const po::variables_map& vm) {
+  NormalizeOptions o{vm["files"].as<std::vector<std::string>>(), vm["output"].as<std::string>(),
+                     vm["skip-errors"].as<bool>()};
+  for (auto checked : {inputs_open(o.files), output_apart(o.output, o.files)})
+    if (!checked) return std::unexpected(checked.error());
+  return o;
+}
+
+int run_normalize(const NormalizeOptions& o) {
+  auto out = index::PgnOutput::open(o.output);
   if (!out) {
     std::cerr << "pgndb normalize: " << out.error() << '\n';
     return Usage;
   }
-  const bool skip_errors = vm["skip-errors"].as<bool>();
+  const bool skip_errors = o.skip_errors;
 
   pgn::ReplayVisitor replay({.keep_record = true, .keep_text = true});
   std::string buffer;
@@ -46,7 +62,7 @@ int run_normalize(const po::variables_map& vm) {
     return true;
   };
   std::uint64_t games = 0, copied = 0, skipped = 0;
-  for (const auto& file : vm["files"].as<std::vector<std::string>>()) {
+  for (const auto& file : o.files) {
     bool written = true;
     auto read = for_each_game(file, replay, [&] {
       ++games;
@@ -86,6 +102,9 @@ int run_normalize(const po::variables_map& vm) {
 
 extern const Command normalize_command{
     "normalize", "rewrite games in PGN export format (canonical SAN, NAGs, 80 columns)",
-    "pgndb normalize FILE... [-o OUT] [--skip-errors]", declare_normalize, run_normalize};
+    "pgndb normalize FILE... [-o OUT] [--skip-errors]", declare_normalize,
+    [](const po::variables_map& vm) {
+      return parse_then_run("normalize", vm, parse_normalize, run_normalize);
+    }};
 
 }  // namespace pgndb::cli

@@ -22,17 +22,23 @@ void declare_serve(po::options_description& options, po::positional_options_desc
       "memory for the games and index blocks read, kept for the next requests");
 }
 
-int run_serve(const po::variables_map& vm) {
+Parsed<serve::ServerOptions> parse_serve(const po::variables_map& vm) {
   serve::ServerOptions options;
   options.db = vm["db"].as<std::string>();
   options.host = vm["host"].as<std::string>();
+  if (options.host.empty()) return std::unexpected("--host: an address is required");
+  const unsigned cache_mb = vm["cache-mb"].as<unsigned>();
+  for (auto checked : {within("port", vm["port"].as<unsigned>(), 0, 65535),
+                       within("threads", vm["threads"].as<unsigned>(), 1, 256),
+                       within("cache-mb", cache_mb, 0, 1u << 20)})
+    if (!checked) return std::unexpected(checked.error());
   options.port = vm["port"].as<unsigned>();
   options.threads = vm["threads"].as<unsigned>();
-  options.cache_bytes = std::size_t(vm["cache-mb"].as<unsigned>()) << 20;
-  if (options.port > 65535 || options.threads == 0 || options.threads > 256) {
-    std::cerr << "pgndb serve: --port is 0 to 65535 and --threads 1 to 256\n";
-    return Usage;
-  }
+  options.cache_bytes = std::size_t(cache_mb) << 20;
+  return options;
+}
+
+int run_serve(const serve::ServerOptions& options) {
   // SIGINT and SIGTERM go to one thread that stops the server: blocked before any thread
   // starts, so that every thread inherits the mask.
   sigset_t stop_signals;
@@ -64,6 +70,8 @@ int run_serve(const po::variables_map& vm) {
 extern const Command serve_command{
     "serve", "the opening explorer and a JSON API over HTTP (lichess's explorer format)",
     "pgndb serve --db DIR [--host 127.0.0.1] [--port 9090] [--threads N] [--cache-mb MB]",
-    declare_serve, run_serve};
+    declare_serve, [](const po::variables_map& vm) {
+      return parse_then_run("serve", vm, parse_serve, run_serve);
+    }};
 
 }  // namespace pgndb::cli

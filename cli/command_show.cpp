@@ -2,6 +2,7 @@
 // drawing on request).
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "command.h"
@@ -24,23 +25,42 @@ void declare_show(po::options_description& options,
   positional.add("id", 1);
 }
 
-int run_show(const po::variables_map& vm) {
+// show's options, checked.
+struct ShowOptions {
+  std::string db;
+  std::uint32_t id = 0;
+  std::optional<std::size_t> ply;  // none: the end
+  std::optional<std::string> svg;
+  bool flip = false;
+};
+
+Parsed<ShowOptions> parse_show(const po::variables_map& vm) {
+  ShowOptions o;
+  o.db = vm["db"].as<std::string>();
+  o.id = vm["id"].as<std::uint32_t>();
+  if (o.id == 0) return std::unexpected("no game 0: games are numbered from 1");
+  if (vm.count("ply")) o.ply = vm["ply"].as<unsigned>();
+  if (vm.count("svg")) o.svg = vm["svg"].as<std::string>();
+  o.flip = vm["flip"].as<bool>();
+  return o;
+}
+
+int run_show(const ShowOptions& o) {
   auto fail = [](const std::string& message) {
     std::cerr << "pgndb show: " << message << '\n';
     return Usage;
   };
-  auto store =
-      index::Store::open(vm["db"].as<std::string>(),
-                         {.create_if_missing = false, .read_only = true, .import_records = false});
+  auto store = index::Store::open(
+      o.db, {.create_if_missing = false, .read_only = true, .import_records = false});
   if (!store) return fail(store.error().message());
-  const std::uint32_t id = vm["id"].as<std::uint32_t>();
-  if (id == 0 || id > store->game_count())
+  const std::uint32_t id = o.id;
+  if (id > store->game_count())
     return fail(
         pgn::cat("no game ", id, " (the database holds games 1 to ", store->game_count(), ")"));
   auto game = store->game(id);
   if (!game) return fail(game.error().message());
   const std::size_t plies = game->moves.size();
-  const std::size_t ply = vm.count("ply") ? vm["ply"].as<unsigned>() : plies;
+  const std::size_t ply = o.ply.value_or(plies);
   if (ply > plies) return fail(pgn::cat("--ply ", ply, ": game ", id, " has ", plies, " plies"));
 
   // The board after `ply` plies, and the move that led to it.
@@ -51,7 +71,7 @@ int run_show(const po::variables_map& vm) {
     pos.play_or_pass(m);
   }
   serve::DiagramOptions options;
-  options.black_at_bottom = vm["flip"].as<bool>();
+  options.black_at_bottom = o.flip;
   std::string caption = pgn::cat("Ply ", ply);
   if (ply > 0) {
     const pgn::Move m = game->moves[ply - 1].move;
@@ -66,8 +86,8 @@ int run_show(const po::variables_map& vm) {
   pgn::write_game(*game, text);
   std::cout << text << caption << ":\n\n"
             << serve::unicode_board(pos, options) << "\nFEN: " << pgn::to_fen(pos) << '\n';
-  if (vm.count("svg")) {
-    const std::string file = vm["svg"].as<std::string>();
+  if (o.svg) {
+    const std::string& file = *o.svg;
     std::ofstream out(file, std::ios::binary);
     out << serve::svg_board(pos, options);
     out.close();
@@ -79,6 +99,7 @@ int run_show(const po::variables_map& vm) {
 
 extern const Command show_command{
     "show", "one game as PGN, and its board at a ply as a diagram (--svg: a drawing)",
-    "pgndb show --db DIR ID [--ply N] [--svg FILE] [--flip]", declare_show, run_show};
+    "pgndb show --db DIR ID [--ply N] [--svg FILE] [--flip]", declare_show,
+    [](const po::variables_map& vm) { return parse_then_run("show", vm, parse_show, run_show); }};
 
 }  // namespace pgndb::cli

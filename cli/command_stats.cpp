@@ -14,9 +14,18 @@ void declare_stats(po::options_description& options, po::positional_options_desc
       "json", po::bool_switch(), "print one JSON object instead of text");
 }
 
-int run_stats(const po::variables_map& vm) {
-  auto store = index::Store::open(vm["db"].as<std::string>(),
-                                  {.create_if_missing = false, .read_only = true});
+// stats's options.
+struct StatsOptions {
+  std::string db;
+  bool json = false;
+};
+
+Parsed<StatsOptions> parse_stats(const po::variables_map& vm) {
+  return StatsOptions{vm["db"].as<std::string>(), vm["json"].as<bool>()};
+}
+
+int run_stats(const StatsOptions& o) {
+  auto store = index::Store::open(o.db, {.create_if_missing = false, .read_only = true});
   if (!store) {
     std::cerr << "pgndb stats: " << store.error().message() << '\n';
     return Usage;
@@ -30,7 +39,7 @@ int run_stats(const po::variables_map& vm) {
   for (const auto& [part, bytes] : stats->bytes_by_part) total_bytes += bytes;
   const double per_game = stats->games ? double(total_bytes) / double(stats->games) : 0.0;
 
-  if (vm["json"].as<bool>()) {
+  if (o.json) {
     std::cout << serve::json_text(serve::stats_json(*stats)) << '\n';
     return Success;
   }
@@ -54,6 +63,8 @@ int run_stats(const po::variables_map& vm) {
 
 extern const Command stats_command{
     "stats", "what a database holds: games, rejects, positions, players, dates, bytes",
-    "pgndb stats --db DIR [--json]", declare_stats, run_stats};
+    "pgndb stats --db DIR [--json]", declare_stats, [](const po::variables_map& vm) {
+      return parse_then_run("stats", vm, parse_stats, run_stats);
+    }};
 
 }  // namespace pgndb::cli

@@ -32,27 +32,38 @@ void declare_tree(po::options_description& options, po::positional_options_descr
   declare_filters(options);
 }
 
-int run_tree(const po::variables_map& vm) {
+// tree's options, checked.
+struct TreeCommandOptions {
+  std::string db;
+  query::Filters filters;  // with a position (the start when none is given)
+  bool json = false;
+};
+
+Parsed<TreeCommandOptions> parse_tree(const po::variables_map& vm) {
   auto text = filter_text(vm);
-  if (text.in_variations) {
-    // The tree counts the moves of main lines: a game that reaches the position only in a
-    // variation has no main-line move there.
-    std::cerr << "pgndb tree: --in-variations: the tree follows main lines only\n";
-    return Usage;
-  }
+  // The tree counts the moves of main lines: a game that reaches the position only in a
+  // variation has no main-line move there.
+  if (text.in_variations)
+    return std::unexpected("--in-variations: the tree follows main lines only");
   if (text.fen.empty() && text.moves.empty()) text.moves = " ";  // the start position
-  auto selection = open_selection(vm, text, "tree");
-  if (!selection) return Usage;
-  auto rows = query::opening_tree(selection->store, selection->filters);
+  auto filters = checked_filters(text);
+  if (!filters) return std::unexpected(filters.error());
+  return TreeCommandOptions{vm["db"].as<std::string>(), std::move(*filters), vm["json"].as<bool>()};
+}
+
+int run_tree(const TreeCommandOptions& o) {
+  auto store = open_for_reading(o.db, "tree");
+  if (!store) return Usage;
+  auto rows = query::opening_tree(*store, o.filters);
   if (!rows) {
     std::cerr << "pgndb tree: " << rows.error().message() << '\n';
     return Usage;
   }
   std::uint64_t total = 0;
   for (const auto& row : *rows) total += row.games;
-  if (vm["json"].as<bool>()) {
+  if (o.json) {
     for (const auto& r : *rows)
-      std::cout << serve::json_text(serve::tree_row_json(r, *selection->filters.position)) << '\n';
+      std::cout << serve::json_text(serve::tree_row_json(r, *o.filters.position)) << '\n';
     return Success;
   }
   std::cout << "move      games      %    white    draws    black  avg elo  perf  last\n";
@@ -70,6 +81,7 @@ int run_tree(const po::variables_map& vm) {
 
 extern const Command tree_command{
     "tree", "the opening explorer: every move played from a position, and how it scored",
-    "pgndb tree --db DIR [--fen FEN | --moves \"...\"] [filters] [--json]", declare_tree, run_tree};
+    "pgndb tree --db DIR [--fen FEN | --moves \"...\"] [filters] [--json]", declare_tree,
+    [](const po::variables_map& vm) { return parse_then_run("tree", vm, parse_tree, run_tree); }};
 
 }  // namespace pgndb::cli

@@ -15,8 +15,8 @@ void declare_upgrade(po::options_description& options, po::positional_options_de
   options.add_options()("db", po::value<std::string>()->required(), "database directory");
 }
 
-int run_upgrade(const po::variables_map& vm) {
-  const std::string path = vm["db"].as<std::string>();
+int run_upgrade(const DatabaseOption& o) {
+  const std::string& path = o.db;
   const auto start = std::chrono::steady_clock::now();
   auto store = index::Store::open(path, {.create_if_missing = false});
   if (!store) {
@@ -36,7 +36,9 @@ int run_upgrade(const po::variables_map& vm) {
 }
 
 extern const Command upgrade_command{
-    "upgrade", "convert a database of an older schema (9 to 17) to this one, in place",
-    "pgndb upgrade --db DIR", declare_upgrade, run_upgrade};
+    "upgrade", "convert a database of an older schema (9 to 18) to this one, in place",
+    "pgndb upgrade --db DIR", declare_upgrade, [](const po::variables_map& vm) {
+      return parse_then_run("upgrade", vm, parse_database_option, run_upgrade);
+    }};
 
 }  // namespace pgndb::cli

@@ -16,18 +16,31 @@ void declare_verify(po::options_description& options, po::positional_options_des
       "quiet,q", po::bool_switch(), "print nothing; the exit code tells");
 }
 
+// verify's options, checked.
+struct VerifyOptions {
+  std::string db;
+  std::size_t limit = 100;
+  unsigned threads = 0;
+  bool quiet = false;
+};
+
+Parsed<VerifyOptions> parse_verify(const po::variables_map& vm) {
+  VerifyOptions o{vm["db"].as<std::string>(), vm["limit"].as<std::size_t>(),
+                  vm["threads"].as<unsigned>(), vm["quiet"].as<bool>()};
+  if (auto checked = within("threads", o.threads, 0, 1024); !checked)
+    return std::unexpected(checked.error());
+  return o;
+}
+
 // Exit 0 when the database is consistent, 1 when it is not, 2 when it cannot be read.
-int run_verify(const po::variables_map& vm) {
-  auto store = index::Store::open(vm["db"].as<std::string>(),
-                                  {.create_if_missing = false, .read_only = true});
+int run_verify(const VerifyOptions& o) {
+  auto store = index::Store::open(o.db, {.create_if_missing = false, .read_only = true});
   if (!store) {
     std::cerr << "pgndb verify: " << store.error().message() << '\n';
     return Usage;
   }
-  const std::size_t limit = vm["limit"].as<std::size_t>();
-  const bool quiet = vm["quiet"].as<bool>();
-  auto report = index::verify_store(
-      *store, {.threads = vm["threads"].as<unsigned>(), .keep = quiet ? 0 : limit});
+  const bool quiet = o.quiet;
+  auto report = index::verify_store(*store, {.threads = o.threads, .keep = quiet ? 0 : o.limit});
   if (!report) {
     std::cerr << "pgndb verify: " << report.error().message() << '\n';
     return Usage;
@@ -56,6 +69,9 @@ int run_verify(const po::variables_map& vm) {
 
 extern const Command verify_command{
     "verify", "check every index entry against the games; exit 1 on any inconsistency",
-    "pgndb verify --db DIR [--limit N] [--quiet] [--threads N]", declare_verify, run_verify};
+    "pgndb verify --db DIR [--limit N] [--quiet] [--threads N]", declare_verify,
+    [](const po::variables_map& vm) {
+      return parse_then_run("verify", vm, parse_verify, run_verify);
+    }};
 
 }  // namespace pgndb::cli

@@ -36,21 +36,18 @@ query::FilterText filter_text(const po::variables_map& vm) {
   return t;
 }
 
-std::optional<Selection> open_selection(const po::variables_map& vm, const query::FilterText& text,
-                                        std::string_view command) {
-  auto filters = query::parse_filters(text);
-  if (!filters) {
-    std::cerr << "pgndb " << command << ": " << filters.error() << '\n';
-    return std::nullopt;
-  }
-  auto store =
-      index::Store::open(vm["db"].as<std::string>(),
-                         {.create_if_missing = false, .read_only = true, .import_records = false});
+Parsed<query::Filters> checked_filters(const query::FilterText& text) {
+  return query::parse_filters(text);
+}
+
+std::optional<index::Store> open_for_reading(const std::string& db, std::string_view command) {
+  auto store = index::Store::open(
+      db, {.create_if_missing = false, .read_only = true, .import_records = false});
   if (!store) {
     std::cerr << "pgndb " << command << ": " << store.error().message() << '\n';
     return std::nullopt;
   }
-  return Selection{std::move(*filters), std::move(*store)};
+  return std::move(*store);
 }
 
 }  // namespace pgndb::cli

@@ -14,16 +14,12 @@ void declare_filters(po::options_description& options);
 // The filters given on the command line, as written.
 [[nodiscard]] query::FilterText filter_text(const po::variables_map& vm);
 
-// What a command that selects games starts from: its filters, checked, and the database (`--db`)
-// open for reading.
-struct Selection {
-  query::Filters filters;
-  index::Store store;
-};
-// Checks the filters (`text`, from filter_text) and opens the database. On failure, prints the
-// one-line error as "pgndb COMMAND: ..." and returns nothing (the command exits with Usage).
-[[nodiscard]] std::optional<Selection> open_selection(const po::variables_map& vm,
-                                                      const query::FilterText& text,
-                                                      std::string_view command);
+// The filters given on the command line, checked (`text`, from filter_text).
+[[nodiscard]] Parsed<query::Filters> checked_filters(const query::FilterText& text);
+
+// The database at `db` open for reading; nothing (the error printed as "pgndb COMMAND: ...")
+// when it cannot be.
+[[nodiscard]] std::optional<index::Store> open_for_reading(const std::string& db,
+                                                           std::string_view command);
 
 }  // namespace pgndb::cli

@@ -2,8 +2,13 @@
 // check and normalize.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
+#include <regex>
 #include <string>
+#include <vector>
+
+#include "pgndb/query/filters.h"
 
 #include "support.h"
 
@@ -76,6 +81,41 @@ TEST_CASE("pgndb help CMD shows the command's options") {
   CHECK(r.out.find("--depth") != std::string::npos);
   CHECK(r.out.find("--divide") != std::string::npos);
   CHECK(run("perft --help").out == r.out);
+}
+
+TEST_CASE("each command's usage line names every option it declares") {
+  // The commands, as --help lists them.
+  const std::string overview = run("--help").out;
+  const std::regex command_line(R"(\n  ([a-z]+) +[^\n]+)");
+  std::vector<std::string> commands;
+  for (std::sregex_iterator m(overview.begin(), overview.end(), command_line), end; m != end; ++m)
+    if ((*m)[1] != "help") commands.push_back((*m)[1]);
+  REQUIRE(commands.size() >= 14);
+  // Boost lists `--name arg`, or `-o [ --output ] arg` for an option with a short name.
+  const std::regex option_line(R"(\n  (?:-(\w) \[ )?--([a-z-]+))");
+  for (const auto& command : commands) {
+    INFO(command);
+    const CommandResult help = run("help " + command);
+    REQUIRE(help.exit_code == 0);
+    const std::string usage = help.out.substr(0, help.out.find("\n\n"));
+    std::size_t declared = 0;
+    for (std::sregex_iterator m(help.out.begin(), help.out.end(), option_line), end; m != end;
+         ++m) {
+      const std::string option = (*m)[2], short_name = (*m)[1];
+      // Positional arguments stand in the usage as FILE... and ID; the filters as [filters].
+      if (option == "files" || option == "id") continue;
+      const auto& fields = pgndb::query::filter_fields();
+      if (contains(usage, "[filters]") &&
+          std::any_of(fields.begin(), fields.end(),
+                      [&](const auto& f) { return f.name == option; }))
+        continue;
+      INFO("--" << option);
+      CHECK((contains(usage, "--" + option) ||
+             (!short_name.empty() && contains(usage, "-" + short_name + " "))));
+      ++declared;
+    }
+    CHECK((declared > 0 || command == "check" || command == "normalize"));
+  }
 }
 
 TEST_CASE("usage errors are one line and exit with code 2") {
@@ -175,16 +215,70 @@ TEST_CASE("a missing input file is a one-line error with exit code 2") {
   }
 }
 
-TEST_CASE("an import refused for a bad option or file creates no database") {
+TEST_CASE(
+    "every command checks its options before it touches the disk: a refusal creates nothing") {
   TempDir dir;
-  const std::string sample = std::string(PGNDB_SOURCE_DIR) + "/samples/Tal-100.pgn";
-  for (const std::string& args :
-       {"--progress sometimes '" + sample + "'", std::string("missing.pgn")}) {
-    INFO(args);
-    SplitRun r = run_in(dir, "import --db new " + args);
+  const std::string sample = "'" + std::string(PGNDB_SOURCE_DIR) + "/samples/Tal-100.pgn'";
+  struct Refused {
+    std::string args, message;  // the message: a part of the one line on stderr
+  };
+  // Each names a database `new` and an output `out.pgn` that do not exist: neither may appear.
+  const Refused cases[] = {
+      {"import --db new --progress sometimes " + sample,
+       "--progress must be auto, always or never"},
+      {"import --db new missing.pgn", "missing.pgn"},
+      {"import --db new --batch 0 " + sample, "--batch must be 1 to"},
+      {"import --db new --batch-mb 0 " + sample, "--batch-mb must be 1 to"},
+      {"import --db new --threads 5000 " + sample, "--threads must be 0 to 1024, not 5000"},
+      {"import --db new " + sample + " missing.pgn", "missing.pgn"},
+      {"find --db new --format xml", "--format: 'xml'"},
+      {"find --db new --sort name", "--sort: 'name'"},
+      {"find --db new --date 1990..1980", "--date: the range 1990..1980 is inverted"},
+      {"find --db new --speed fast", "--speed: 'fast'"},
+      {"find --db new --rating-groups 1500", "--rating-groups: '1500'"},
+      {"tree --db new --moves e4 --in-variations", "--in-variations"},
+      {"tree --db new --moves 'e4 e4'", "--moves"},
+      {"export --db new -o out.pgn --result 2-0", "--result: '2-0'"},
+      {"export --db new -o out.pgn --player-re '('", "--player-re"},
+      {"show --db new 0", "no game 0"},
+      {"serve --db new --port 70000", "--port must be 0 to 65535"},
+      {"serve --db new --threads 0", "--threads must be 1 to 256"},
+      {"verify --db new --threads 5000", "--threads must be 0 to 1024"},
+      {"check missing.pgn", "missing.pgn"},
+      {"check --jobs 5000 " + sample, "--jobs must be 0 to 1024"},
+      {"normalize -o out.pgn missing.pgn", "missing.pgn"},
+      {"perft --depth 30", "--depth must be between 1 and 20"},
+  };
+  for (const Refused& c : cases) {
+    INFO(c.args);
+    SplitRun r = run_in(dir, c.args);
     CHECK(r.exit_code == 2);
     CHECK(count_lines(r.err) == 1);
+    CHECK(contains(r.err, c.message));
+    const std::string command = c.args.substr(0, c.args.find(' '));
+    CHECK(r.err.starts_with("pgndb " + command + ": "));
     CHECK_FALSE(std::filesystem::exists(dir.path() / "new"));
+    CHECK_FALSE(std::filesystem::exists(dir.path() / "out.pgn"));
+  }
+  // A database that exists is not opened for writing by a refused import either: an older
+  // schema would otherwise be upgraded. (Here: nothing is written; the file list stays as it was.)
+  REQUIRE(run_in(dir, "import --db db " + sample).exit_code == 0);
+  const auto before = count_lines(run_command("ls -l '" + (dir / "db").string() + "'").out);
+  SplitRun refused = run_in(dir, "import --db db --batch 0 " + sample);
+  CHECK(refused.exit_code == 2);
+  CHECK(count_lines(run_command("ls -l '" + (dir / "db").string() + "'").out) == before);
+}
+
+TEST_CASE("normalize refuses to write over one of its inputs, which it would destroy") {
+  TempDir dir;
+  write_file(dir / "games.pgn", good_game);
+  for (const char* output : {"games.pgn", "./games.pgn"}) {
+    INFO(output);
+    SplitRun r = run_in(dir, std::string("normalize games.pgn -o ") + output);
+    CHECK(r.exit_code == 2);
+    CHECK(count_lines(r.err) == 1);
+    CHECK(contains(r.err, "is an input file"));
+    CHECK(read_file(dir / "games.pgn") == good_game);
   }
 }
 
