@@ -1,4 +1,4 @@
-// Requests to pgndb serve, answered by serve::respond (no sockets) over a database of two
+// Requests to pgndb serve, answered by serve::respond (no sockets) over a database of three
 // sample files, imported once when the fuzzer starts.
 //
 // Input: a path, then `?` and a query string (`/masters?play=e2e4,c7c5&since=1950`).
@@ -43,7 +43,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   {
     auto writer = pgndb::index::Store::open((directory / "db").string());
     FUZZ_CHECK(writer.has_value());
-    for (const char* file : {"Tal-100.pgn", "annotated-variations.pgn"}) {
+    for (const char* file : {"Tal-100.pgn", "annotated-variations.pgn", "lichess-2013-100.pgn"}) {
       auto imported = pgndb::index::import_file(
           *writer, std::string(PGNDB_SOURCE_DIR) + "/samples/" + file, {.threads = 1});
       FUZZ_CHECK(imported.has_value());
