@@ -4,7 +4,8 @@
 //
 // 1. The explorer: `--clients` threads, each with its own kept-alive connection, ask /masters for
 //    a mix of positions (the first 0 to 16 plies of games spread over the database, read from
-//    DIR) for `--seconds`; prints requests/s and the latency's p50, p90, p99 and max.
+//    DIR) for `--seconds`; prints requests/s and the latency's p50, p90, p99 and max. Before
+//    it, each position alone, with /masters and with /lichess filtered by rating group.
 // 2. /api/find: the first page of a position's games and of a player's, one request at a time.
 // 3. A soak of `--soak` malformed requests (bad FENs and moves, garbage parameters, unknown paths
 //    and long values) from four threads; every answer must be a 4xx, and afterwards the server
@@ -156,6 +157,31 @@ int main(int argc, char** argv) {
     print_latencies("/masters, each position alone", ms, 0);
     std::sort(alone.rbegin(), alone.rend());
     for (std::size_t i = 0; i < 5 && i < alone.size(); ++i)
+      std::printf("  %8.2f ms  %s\n", alone[i].first, alone[i].second.c_str());
+  }
+
+  // The lichess games explorer filtered by rating group, each position once, one at a time: the
+  // index keeps no statistics by rating group or speed, so each answer reads the facts of the
+  // position's games (no target: shown to size that cost).
+  {
+    httplib::Client client("127.0.0.1", o.port);
+    std::vector<std::pair<double, std::string>> alone;
+    for (const auto& path : paths) {
+      const std::string lichess = "/lichess?ratings=2200,2500&" + path.substr(path.find('?') + 1);
+      const auto t0 = Clock::now();
+      auto r = client.Get(lichess);
+      alone.emplace_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count(),
+                         lichess);
+      if (!r || r->status != 200) {
+        std::fprintf(stderr, "serve-load: %s failed\n", lichess.c_str());
+        exit_code = 1;
+      }
+    }
+    std::vector<double> ms;
+    for (const auto& [t, path] : alone) ms.push_back(t);
+    print_latencies("/lichess?ratings=..., each alone", ms, 0);
+    std::sort(alone.rbegin(), alone.rend());
+    for (std::size_t i = 0; i < 3 && i < alone.size(); ++i)
       std::printf("  %8.2f ms  %s\n", alone[i].first, alone[i].second.c_str());
   }
 
