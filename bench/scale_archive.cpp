@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "pgn/bitboard.h"
+#include "pgn/material.h"
 #include "pgn/movegen.h"
 #include "pgn/position.h"
 #include "pgn/reader.h"
@@ -634,7 +635,7 @@ class Generator {
         break;
       }
       if (ply == length) break;
-      if (pos.has_insufficient_material()) {
+      if (pgn::insufficient_material(pos)) {
         result = Result::Draw;
         break;
       }

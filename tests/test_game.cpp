@@ -8,7 +8,9 @@
 
 #include "pgn/fen.h"
 #include "pgn/game.h"
+#include "pgn/game_ending.h"
 #include "pgn/game_result.h"
+#include "pgn/material.h"
 #include "pgn/movegen.h"
 #include "pgn/san.h"
 #include "support.h"
@@ -27,6 +29,10 @@ struct StringMaker<pgn::Termination> {
     }
     return "?";
   }
+};
+template <>
+struct StringMaker<pgn::Ending> {
+  static std::string convert(pgn::Ending e) { return std::string(pgn::to_text(e)); }
 };
 template <>
 struct StringMaker<pgn::DrawClaim> {
@@ -58,7 +64,7 @@ void play(Game& game, std::initializer_list<std::string_view> moves) {
 
 void knight_cycle(Game& game) { play(game, {"Nf3", "Nf6", "Ng1", "Ng8"}); }
 
-bool insufficient(std::string_view f) { return fen(f).has_insufficient_material(); }
+bool insufficient(std::string_view f) { return pgn::insufficient_material(fen(f)); }
 
 }  // namespace
 
@@ -137,7 +143,7 @@ TEST_CASE("Sufficient material: opposite bishops, two knights, pawns and rooks",
   CHECK_FALSE(insufficient("8/8/8/4k3/8/8/8/R3K3 w - - 0 1"));     // K+R v K
   CHECK_FALSE(insufficient("8/8/8/4k3/8/8/8/3QK3 w - - 0 1"));     // K+Q v K
   CHECK_FALSE(insufficient("8/8/8/4k3/8/8/8/2B1KB2 w - - 0 1"));   // K+B+B (both colours) v K
-  CHECK_FALSE(Position().has_insufficient_material());
+  CHECK_FALSE(pgn::insufficient_material(Position()));
 }
 
 TEST_CASE("A capture leaving bare kings ends the game by insufficient material",
@@ -373,4 +379,100 @@ TEST_CASE("game results: the four markers, numbered as docs/storage.md stores th
     CHECK(pgn::game_result_of(other) == GameResult::Unknown);
   }
   CHECK_FALSE(pgn::game_result_from_code(4));
+}
+
+// --- How a game ended (game_ending.h): the first ending by itself, else the final claim -------
+
+namespace {
+
+// The ending of the game of SAN `moves` from `start`.
+GameEnding ending_of(std::string_view start, std::initializer_list<std::string_view> moves) {
+  const Position from = fen(start);
+  Game game(from);
+  std::vector<Move> played;
+  for (std::string_view text : moves) {
+    auto m = parse_san(game.position(), text);
+    INFO("playing '" << text << "' in " << to_fen(game.position()));
+    REQUIRE(m);
+    game.play(*m);
+    played.push_back(*m);
+  }
+  return game_ending(from, played);
+}
+
+constexpr std::string_view start_fen_text =
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+}  // namespace
+
+TEST_CASE("a game's ending: checkmate and stalemate at its last ply", "[game][ending]") {
+  auto mate = ending_of(start_fen_text, {"f3", "e5", "g4", "Qh4#"});
+  CHECK(mate.ending == Ending::Checkmate);
+  CHECK(mate.ply == 4);
+  auto stalemate = ending_of("k7/8/1K6/8/8/8/8/2Q5 w - - 0 1", {"Qc7"});
+  CHECK(stalemate.ending == Ending::Stalemate);
+  CHECK(stalemate.ply == 1);
+  // Dead material from the start: the game ended there, before any stalemate.
+  auto dead = ending_of("k7/8/1K6/8/8/8/8/3N4 w - - 0 1", {"Nb2"});
+  CHECK(dead.ending == Ending::InsufficientMaterial);
+  CHECK(dead.ply == 0);
+  auto none = ending_of(start_fen_text, {"e4", "e5"});
+  CHECK(none.ending == Ending::None);
+  CHECK_FALSE(none.repetition);
+  CHECK_FALSE(none.fifty_moves);
+}
+
+TEST_CASE("a game's ending: a dead position by material, when it arose", "[game][ending]") {
+  // Bxc3 leaves king and bishop against king: the game ended there, whatever followed.
+  auto dead = ending_of("4k3/8/8/8/8/2r5/8/B3K3 w - - 0 1", {"Bxc3", "Kd7", "Bb4", "Kc6"});
+  CHECK(dead.ending == Ending::InsufficientMaterial);
+  CHECK(dead.ply == 1);
+  // A rook left: not dead.
+  CHECK(ending_of("4k3/8/8/8/8/2b5/8/R3K3 w - - 0 1", {"Kd1"}).ending == Ending::None);
+}
+
+TEST_CASE("a game's ending: repetitions, threefold as a claim and fivefold by itself",
+          "[game][ending]") {
+  // The start position stands a third time after two knight cycles: a claim at the end.
+  auto three = ending_of(start_fen_text, {"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"});
+  CHECK(three.ending == Ending::Threefold);
+  CHECK(three.ply == 8);
+  CHECK(three.repetition);
+  // One move more: no claim at the end, but a repetition occurred.
+  auto after =
+      ending_of(start_fen_text, {"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", "e4"});
+  CHECK(after.ending == Ending::None);
+  CHECK(after.repetition);
+  // The fifth time ends the game by itself, at ply 16, though play went on.
+  auto five =
+      ending_of(start_fen_text, {"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", "Nf3",
+                                 "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", "e4", "e5"});
+  CHECK(five.ending == Ending::Fivefold);
+  CHECK(five.ply == 16);
+}
+
+TEST_CASE("a game's ending: fifty moves as a claim, seventy-five by itself, checkmate first",
+          "[game][ending]") {
+  auto fifty = ending_of("4k3/8/8/8/8/8/4P3/R3K3 w - - 99 80", {"Ra2"});
+  CHECK(fifty.ending == Ending::Fifty);
+  CHECK(fifty.fifty_moves);
+  // A pawn move after it: no claim at the end, but the fifty moves occurred.
+  auto later = ending_of("4k3/8/8/8/8/8/4P3/R3K3 w - - 99 80", {"Ra2", "Kd7", "e4"});
+  CHECK(later.ending == Ending::None);
+  CHECK(later.fifty_moves);
+  auto seventy_five = ending_of("4k3/8/8/8/8/8/4P3/R3K3 w - - 149 100", {"Ra2", "Kd7"});
+  CHECK(seventy_five.ending == Ending::SeventyFive);
+  CHECK(seventy_five.ply == 1);
+  // The move that reaches the 75 moves mates: the checkmate counts (Law 9.6.2).
+  auto mate = ending_of("k7/8/1K6/8/8/8/8/7R w - - 149 100", {"Rh8#"});
+  CHECK(mate.ending == Ending::Checkmate);
+  CHECK(mate.ply == 1);
+}
+
+TEST_CASE("endings have their names, and read back", "[game][ending]") {
+  for (std::size_t i = 0; i < ending_count; ++i)
+    CHECK(parse_ending(to_text(Ending(i))) == Ending(i));
+  CHECK_FALSE(parse_ending("mate"));
+  CHECK(ends_by_itself(Ending::Fivefold));
+  CHECK_FALSE(ends_by_itself(Ending::Threefold));
 }

@@ -25,6 +25,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <iterator>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -32,6 +35,7 @@
 #include <vector>
 
 #include "pgn/fen.h"
+#include "pgn/game_ending.h"
 #include "pgn/reader.h"
 #include "pgn/replay.h"
 #include "support.h"
@@ -775,6 +779,173 @@ TEST_CASE("pgn-extract: movetext after a tag on the same line", "[pgn-extract]")
 // the first game rather than being a game of its own (2,014 games, as pgn-extract reads).
 TEST_CASE("pgn-extract: a comment before the first tags is not a game", "[pgn-extract]") {
   check_final_positions({shared_data / "edge" / "pgn-extract" / "eco.pgn"});
+}
+
+// --- How games end: pgndb's game_ending against pgn-extract's selections ---
+
+// A game as both sides name it: players, event, date, round and the number of main-line moves
+// (pgn-extract writes them as read; a multiset, since a file may hold a game twice).
+std::string identity(const std::string& white, const std::string& black, const std::string& event,
+                     const std::string& date, const std::string& round, std::size_t plies) {
+  return white + "|" + black + "|" + event + "|" + date + "|" + round + "|" + std::to_string(plies);
+}
+
+// Whether some position stands three times among `fens` (FEN texts, the start first), compared
+// by placement, side to move, castling rights and the en passant field: as written, or as pgndb
+// and the Laws count it (Law 9.2.3: only when the capture is possible; capturable_en_passant).
+bool stands_three_times(const std::vector<std::string>& fens, bool capturable_only) {
+  std::map<std::string, int> seen;
+  for (const auto& fen : fens) {
+    const auto f = fields(fen);
+    const std::string ep = capturable_only ? capturable_en_passant(f) : f[3];
+    if (++seen[f[0] + " " + f[1] + " " + f[2] + " " + ep] == 3) return true;
+  }
+  return false;
+}
+
+// For each of pgn-extract's selections (--checkmate, --stalemate, --repetition, --fifty), the
+// games pgndb's game_ending puts there, compared as multisets of identities; the number of
+// games pgn-extract selected is returned, per selection.
+//
+// Repetitions differ by design: pgn-extract compares positions with the en passant square of
+// every double step (its FENs write it so), the Laws and pgndb only when an en passant capture
+// is possible. So its FEN comments decide, read both ways: as written they must give exactly
+// pgn-extract's --repetition selection (that is how it counts), and with the en passant square
+// kept only when a pawn can take there they must give exactly pgndb's.
+std::map<std::string, std::size_t> check_endings(const fs::path& file) {
+  struct Ours {
+    std::multiset<std::string> checkmate, stalemate, repetition, fifty;
+    // Games whose final position is a checkmate or a stalemate, though the game had ended by
+    // itself before it (75 moves, a fivefold repetition, a dead position) and play went on:
+    // pgn-extract looks at the final position only.
+    std::multiset<std::string> mate_after_end, stalemate_after_end;
+  } ours;
+  {
+    pgn::ReplayVisitor replay({.keep_record = true});
+    auto source = pgn::FileSource::open(file.string());
+    REQUIRE(source.has_value());
+    pgn::Reader reader(**source);
+    for (;;) {
+      auto more = reader.read_game(replay);
+      if (!more) FAIL(more.error());
+      if (!*more) break;
+      if (replay.has_error()) continue;  // pgn-extract leaves out what it cannot replay too
+      const pgn::GameRecord& g = replay.record();
+      std::vector<pgn::Move> moves;
+      for (const auto& node : g.moves) moves.push_back(node.move);
+      const pgn::GameEnding e = pgn::game_ending(g.start, moves);
+      auto tag = [&](const char* name) {
+        const std::string* v = g.tag(name);
+        return v ? *v : std::string();
+      };
+      const std::string id = identity(tag("White"), tag("Black"), tag("Event"), tag("Date"),
+                                      tag("Round"), moves.size());
+      if (e.ending == pgn::Ending::Checkmate) ours.checkmate.insert(id);
+      if (e.ending == pgn::Ending::Stalemate) ours.stalemate.insert(id);
+      const pgn::Position& end = replay.final_position();
+      if (e.ending != pgn::Ending::Checkmate && end.is_checkmate()) {
+        CHECK(pgn::ends_by_itself(e.ending));
+        CHECK(e.ply < moves.size());
+        ours.mate_after_end.insert(id);
+      }
+      if (e.ending != pgn::Ending::Stalemate && end.is_stalemate()) {
+        CHECK(pgn::ends_by_itself(e.ending));
+        ours.stalemate_after_end.insert(id);
+      }
+      if (e.repetition) ours.repetition.insert(id);
+      if (e.fifty_moves) ours.fifty.insert(id);
+    }
+  }
+  std::map<std::string, std::size_t> selected;
+  TempDir tmp;
+  // pgn-extract's boards after every main-line move: the repetitions both ways.
+  std::multiset<std::string> repeated_as_written, repeated_by_the_laws;
+  {
+    Scanner scanner([&](ScannedGame&& g) {
+      std::vector<std::string> fens = {g.tag("FEN").empty() ? std::string(pgn::start_fen)
+                                                            : g.tag("FEN")};
+      for (const auto& c : g.main_comments)
+        if (looks_like_fen(c)) fens.push_back(c);
+      const std::string id = identity(g.tag("White"), g.tag("Black"), g.tag("Event"), g.tag("Date"),
+                                      g.tag("Round"), fens.size() - 1);
+      if (stands_three_times(fens, false)) repeated_as_written.insert(id);
+      if (stands_three_times(fens, true)) repeated_by_the_laws.insert(id);
+    });
+    run_pgn_extract("--fencomments " + quote(file), tmp / "pgn-extract.log", tmp, scanner);
+  }
+  const auto compare = [](const char* what, const std::multiset<std::string>& expected,
+                          const std::multiset<std::string>& found) {
+    std::vector<std::string> missing, extra;
+    std::set_difference(expected.begin(), expected.end(), found.begin(), found.end(),
+                        std::back_inserter(missing));
+    std::set_difference(found.begin(), found.end(), expected.begin(), expected.end(),
+                        std::back_inserter(extra));
+    INFO(what << ": expected " << expected.size() << ", found " << found.size());
+    for (std::size_t i = 0; i < missing.size() && i < max_listed; ++i)
+      UNSCOPED_INFO("expected, not found: " << missing[i]);
+    for (std::size_t i = 0; i < extra.size() && i < max_listed; ++i)
+      UNSCOPED_INFO("found, not expected: " << extra[i]);
+    CHECK(missing.empty());
+    CHECK(extra.empty());
+  };
+  for (const auto& [option, expected] :
+       {std::pair{"--checkmate", &ours.checkmate}, std::pair{"--stalemate", &ours.stalemate},
+        std::pair{"--repetition", &ours.repetition}, std::pair{"--fifty", &ours.fifty}}) {
+    std::multiset<std::string> theirs;
+    Scanner scanner([&](ScannedGame&& g) {
+      std::size_t plies = 0;
+      int depth = 0;
+      for (const auto& m : g.moves) {
+        depth += m == "(" ? 1 : m == ")" ? -1 : 0;
+        plies += depth == 0 && m != ")";
+      }
+      theirs.insert(identity(g.tag("White"), g.tag("Black"), g.tag("Event"), g.tag("Date"),
+                             g.tag("Round"), plies));
+    });
+    run_pgn_extract(std::string(option) + " " + quote(file), tmp / "pgn-extract.log", tmp, scanner);
+    if (std::string_view(option) == "--repetition") {
+      compare("pgn-extract --repetition, against its boards with every en passant square",
+              repeated_as_written, theirs);
+      compare("pgndb's repetitions, against pgn-extract's boards as the Laws compare them",
+              repeated_by_the_laws, *expected);
+    } else {
+      // pgndb's checkmates and stalemates are pgn-extract's, less the games that had ended by
+      // themselves before their last move (they are among pgn-extract's).
+      const std::multiset<std::string>* after_end =
+          std::string_view(option) == "--checkmate"   ? &ours.mate_after_end
+          : std::string_view(option) == "--stalemate" ? &ours.stalemate_after_end
+                                                      : nullptr;
+      std::multiset<std::string> kept = theirs;
+      if (after_end)
+        for (const auto& id : *after_end) {
+          INFO(option << ": the game ended by itself before its last move: " << id);
+          CHECK(kept.count(id) > 0);
+          if (auto at = kept.find(id); at != kept.end()) kept.erase(at);
+        }
+      compare(option, kept, *expected);
+    }
+    selected[option] = theirs.size();
+  }
+  return selected;
+}
+
+TEST_CASE("pgn-extract: checkmate, stalemate, repetitions and fifty moves select the same games",
+          "[pgn-extract]") {
+  const auto selected = check_endings(slice().file);
+  // Each selection holds games, so that agreeing means something.
+  INFO("checkmate " << selected.at("--checkmate") << ", stalemate " << selected.at("--stalemate")
+                    << ", repetition " << selected.at("--repetition") << ", fifty "
+                    << selected.at("--fifty"));
+  CHECK(selected.at("--checkmate") > 20);
+  CHECK(selected.at("--repetition") > 20);
+}
+
+TEST_CASE("pgn-extract full corpus: checkmate, stalemate, repetitions and fifty moves",
+          "[pgn-extract][.full]") {
+  for (const auto& file : corpus_files()) {
+    INFO(file);
+    (void)check_endings(file);
+  }
 }
 
 TEST_CASE("pgn-extract full corpus: final positions agree", "[pgn-extract][.full]") {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "pgn/material.h"
 #include "pgn/movegen.h"
 #include "pgn/zobrist.h"
 
@@ -27,7 +28,7 @@ int Game::repetitions() const { return int(std::count(keys_.begin(), keys_.end()
 Termination Game::termination() const {
   if (position_.is_checkmate()) return Termination::Checkmate;
   if (position_.is_stalemate()) return Termination::Stalemate;
-  if (position_.has_insufficient_material()) return Termination::InsufficientMaterial;
+  if (insufficient_material(position_)) return Termination::InsufficientMaterial;
   if (position_.halfmove_clock() >= 150) return Termination::SeventyFiveMoves;
   if (repetitions() >= 5) return Termination::FivefoldRepetition;
   return Termination::None;

@@ -203,13 +203,4 @@ bool Position::is_checkmate() const { return in_check() && !has_legal_move(*this
 
 bool Position::is_stalemate() const { return !in_check() && !has_legal_move(*this); }
 
-bool Position::has_insufficient_material() const {
-  if (by_type_[Pawn] | by_type_[Rook] | by_type_[Queen]) return false;
-  const Bitboard minors = by_type_[Knight] | by_type_[Bishop];
-  if (popcount(minors) <= 1) return true;
-  if (by_type_[Knight]) return false;
-  constexpr Bitboard dark_squares = 0xAA55AA55AA55AA55ULL;
-  return !(by_type_[Bishop] & dark_squares) || !(by_type_[Bishop] & ~dark_squares);
-}
-
 }  // namespace pgn

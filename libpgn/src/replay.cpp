@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "pgn/fen.h"
+#include "pgn/material.h"
 #include "pgn/san.h"
 #include "pgn/text.h"
 
@@ -79,6 +80,7 @@ Control ReplayVisitor::begin_game(Location at) {
   setup_failed_ = false;
   stack_.clear();
   main_plies_ = 0;
+  ending_ = {};
   fen_tag_.clear();
   variant_tag_.clear();
   result_tag_.clear();
@@ -141,6 +143,7 @@ Control ReplayVisitor::begin_movetext() {
     return Control::Skip;
   }
   main_position_ = start;
+  ending_tracker_.reset(start);
   if (options_.keep_record) record_.start = start;
   stack_.push_back({start, start, options_.keep_record ? &record_.moves : nullptr, false, false});
   return Control::Continue;
@@ -158,7 +161,10 @@ Control ReplayVisitor::move(const MoveToken& token) {
   f.current.play_or_pass(*m);
   f.has_move = true;
   f.after_variation = false;
-  if (stack_.size() == 1) ++main_plies_;
+  if (stack_.size() == 1) {
+    ++main_plies_;
+    ending_tracker_.after_move(f.current);
+  }
   if (f.line) {
     played(f.before, *m, f.current);
     MoveNode& node = f.line->emplace_back();
@@ -299,6 +305,28 @@ void ReplayVisitor::end_game(std::string_view text) {
     report(GameProblem::Severity::Warning, result_location_,
            cat("the game ends in stalemate but its result is \"", claimed, "\""));
   }
+  ending_ = ending_tracker_.finish(end);
+  // A decisive result where the board says draw, or for a side that cannot mate.
+  if (claimed != "1-0" && claimed != "0-1") return;
+  const char* rule =
+      ending_.ending == Ending::InsufficientMaterial
+          ? "in a dead position: neither side can checkmate (Law 5.2.2)"
+      : ending_.ending == Ending::Fivefold ? "by the fivefold repetition of a position (Law 9.6.1)"
+      : ending_.ending == Ending::SeventyFive
+          ? "after 75 moves by each side without a capture or a pawn move (Law 9.6.2)"
+          : nullptr;
+  if (rule) {
+    report(GameProblem::Severity::Warning, result_location_,
+           cat("the game was drawn at ply ", ending_.ply, ", ", rule, ", but its result is \"",
+               claimed, "\""));
+    return;
+  }
+  const Color winner = claimed == "1-0" ? White : Black;
+  if (!can_mate(end, winner))
+    report(GameProblem::Severity::Warning, result_location_,
+           cat("the result is \"", claimed, "\" but ", winner == White ? "White" : "Black",
+               " cannot checkmate with its material at ply ", main_plies_,
+               " (Law 6.9: a win on time is then a draw)"));
 }
 
 }  // namespace pgn

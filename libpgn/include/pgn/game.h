@@ -14,7 +14,7 @@ enum class Termination {
   None,
   Checkmate,
   Stalemate,
-  InsufficientMaterial,  // neither side can ever mate (see Position::has_insufficient_material)
+  InsufficientMaterial,  // neither side can ever mate (Law 6.9: material.h)
   SeventyFiveMoves,      // 75 moves by each side without a capture or pawn move
   FivefoldRepetition,
 };

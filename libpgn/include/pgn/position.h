@@ -83,9 +83,6 @@ class Position {
   // --- Game state (see also GameHistory in game.h for repetitions) ---
   bool is_checkmate() const;
   bool is_stalemate() const;
-  // Neither side can ever mate: K v K, K+minor v K, and positions where every bishop stands on
-  // squares of one colour and there are no other pieces than kings and those bishops.
-  bool has_insufficient_material() const;
 
   // Same board, side, rights, en passant square, clocks and Chess960 flag.
   bool operator==(const Position&) const = default;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "pgn/game_ending.h"
 #include "pgn/game_record.h"
 #include "pgn/position.h"
 #include "pgn/reader.h"
@@ -44,6 +45,8 @@ class ReplayVisitor : public Visitor {
   // The position at the end of the main line (as far as it was replayed).
   const Position& final_position() const { return main_position_; }
   int main_line_plies() const { return main_plies_; }
+  // How the main line ended (game_ending.h), when the game was replayed.
+  const GameEnding& ending() const { return ending_; }
   // The game's original text (with keep_text).
   const std::string& original_text() const { return text_; }
 
@@ -87,6 +90,8 @@ class ReplayVisitor : public Visitor {
   std::vector<Frame> stack_;
   Position main_position_;
   int main_plies_ = 0;
+  EndingTracker ending_tracker_;
+  GameEnding ending_;
   std::string fen_tag_, variant_tag_, result_tag_;
   std::string marker_;  // the game termination marker, "*" when there is none
   bool has_result_tag_ = false;
