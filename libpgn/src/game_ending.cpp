@@ -1,11 +1,24 @@
 #include "pgn/game_ending.h"
 
-#include <algorithm>
+#include <cstddef>
 
 #include "pgn/game.h"
 #include "pgn/material.h"
 
 namespace pgn {
+
+namespace {
+
+// How many times the last of `keys` stands among them. A position recurs with the same side to
+// move, an even number of plies later: only those are compared.
+int repetitions_of_last(const std::vector<Key>& keys) {
+  const Key last = keys.back();
+  int n = 1;
+  for (std::ptrdiff_t i = std::ptrdiff_t(keys.size()) - 3; i >= 0; i -= 2) n += keys[i] == last;
+  return n;
+}
+
+}  // namespace
 
 void EndingTracker::reset(const Position& start) {
   keys_.clear();
@@ -23,7 +36,7 @@ void EndingTracker::after_move(const Position& pos) {
 
 void EndingTracker::note(const Position& pos) {
   keys_.push_back(repetition_key(pos));
-  const auto repetitions = std::count(keys_.begin(), keys_.end(), keys_.back());
+  const int repetitions = repetitions_of_last(keys_);
   ending_.repetition |= repetitions >= 3;
   ending_.fifty_moves |= pos.halfmove_clock() >= 100;
   if (ending_.ending != Ending::None) return;
@@ -54,7 +67,7 @@ GameEnding EndingTracker::finish(const Position& end) const {
   }
   if (out.ending == Ending::None) {
     // The claims the final position allows (FIDE Laws 9.2 and 9.3).
-    const auto repetitions = std::count(keys_.begin(), keys_.end(), keys_.back());
+    const int repetitions = repetitions_of_last(keys_);
     out.ending = repetitions >= 3              ? Ending::Threefold
                  : end.halfmove_clock() >= 100 ? Ending::Fifty
                                                : Ending::None;

@@ -22,6 +22,8 @@ namespace pgn {
 
 // Neither side can checkmate: the game is drawn (Law 5.2.2's dead position, by material).
 [[nodiscard]] inline bool insufficient_material(const Position& pos) {
+  // A pawn, rook or queen on the board can mate: the common case, asked at every ply.
+  if (pos.pieces(Pawn) | pos.pieces(Rook) | pos.pieces(Queen)) return false;
   return !can_mate(pos, White) && !can_mate(pos, Black);
 }
 
