@@ -27,6 +27,7 @@
 #include <functional>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -36,8 +37,10 @@
 
 #include "pgn/fen.h"
 #include "pgn/game_ending.h"
+#include "pgn/piece_letters.h"
 #include "pgn/reader.h"
 #include "pgn/replay.h"
+#include "pgn/san.h"
 #include "support.h"
 
 namespace fs = std::filesystem;
@@ -938,6 +941,61 @@ TEST_CASE("pgn-extract: checkmate, stalemate, repetitions and fifty moves select
                     << selected.at("--fifty"));
   CHECK(selected.at("--checkmate") > 20);
   CHECK(selected.at("--repetition") > 20);
+}
+
+// --- Piece letters of other languages (piece_letters.h) ---
+
+TEST_CASE("pgn-extract: the slice written with each language's piece letters reads back as itself",
+          "[pgn-extract]") {
+  TempDir tmp;
+  // pgn-extract's English SAN of the slice, then the same in each language's letters (-Wsan with
+  // the letters of pawn, knight, bishop, rook, queen and king).
+  auto moves_of = [&](const std::string& letters) {
+    std::vector<ScannedGame> games;
+    Scanner scanner([&](ScannedGame&& g) { games.push_back(std::move(g)); });
+    run_pgn_extract("-Wsan" + letters + " " + quote(slice().file), tmp / "pgn-extract.log", tmp,
+                    scanner);
+    return games;
+  };
+  const std::vector<ScannedGame> english = moves_of("");
+  REQUIRE(english.size() > 6000);
+  for (const pgn::PieceLetters& language : pgn::piece_letter_languages()) {
+    if (language.language == "en") continue;
+    INFO(language.name);
+    std::string letters = "P";
+    for (pgn::PieceType pt : {pgn::Knight, pgn::Bishop, pgn::Rook, pgn::Queen, pgn::King})
+      letters += language.letter(pt);
+    const std::vector<ScannedGame> local = moves_of(letters);
+    REQUIRE(local.size() == english.size());
+    std::size_t differing = 0, tokens = 0, written_otherwise = 0;
+    for (std::size_t g = 0; g < local.size(); ++g) {
+      const auto& ours = local[g].moves;
+      const auto& theirs = english[g].moves;
+      if (std::find(theirs.begin(), theirs.end(), "(") != theirs.end()) continue;  // variations
+      REQUIRE(ours.size() == theirs.size());
+      const std::string fen = local[g].tag("FEN");
+      auto start = fen.empty() ? std::optional(pgn::Position()) : [&] {
+        auto p = pgn::parse_fen(fen);
+        return p ? std::optional(*p) : std::nullopt;
+      }();
+      REQUIRE(start);
+      pgn::Position pos = *start;
+      for (std::size_t i = 0; i < ours.size(); ++i) {
+        ++tokens;
+        written_otherwise += ours[i] != theirs[i];
+        auto m = pgn::parse_san(pos, ours[i], language);
+        if (!m || pgn::to_san(pos, *m) != theirs[i]) {
+          if (++differing <= max_listed)
+            UNSCOPED_INFO(local[g].title() << ": '" << ours[i] << "' is not " << theirs[i]);
+          break;
+        }
+        pos.play_or_pass(*m);
+      }
+    }
+    CHECK(differing == 0);
+    // The languages' letters made a difference: most piece moves were written otherwise.
+    CHECK(written_otherwise > tokens / 4);
+  }
 }
 
 TEST_CASE("pgn-extract full corpus: checkmate, stalemate, repetitions and fifty moves",

@@ -3,6 +3,7 @@
 // with a differential check of to_san against pgn-extract.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +19,7 @@
 
 #include "pgn/fen.h"
 #include "pgn/movegen.h"
+#include "pgn/piece_letters.h"
 #include "pgn/san.h"
 #include "support.h"
 
@@ -747,4 +749,51 @@ TEST_CASE("to_san agrees with pgn-extract on random games", "[san][pgn-extract]"
   }
   CHECK(differences == 0);
   CHECK(compared > 10000);
+}
+
+// --- Piece letters of other languages, and figurines (piece_letters.h) ---
+
+TEST_CASE("moves in other languages' piece letters and in figurines read as English SAN") {
+  using pgn::piece_letters;
+  const auto cs = *piece_letters("cs"), de = *piece_letters("de"), hu = *piece_letters("hu"),
+             fr = *piece_letters("fr"), en = *piece_letters("en");
+  // S is a bishop in Czech and a knight in German; B a bishop in English and a rook in Hungarian.
+  CHECK(pgn::english_san("Sb5+", cs) == "Bb5+");
+  CHECK(pgn::english_san("Sf3", de) == "Nf3");
+  CHECK(pgn::english_san("Bxa8", hu) == "Rxa8");
+  CHECK(pgn::english_san("Bxa8", en) == "Bxa8");
+  // French: R is the king, D the queen; promotion letters too; castling stays O-O.
+  CHECK(pgn::english_san("Rxe2", fr) == "Kxe2");
+  CHECK(pgn::english_san("e8=D#", fr) == "e8=Q#");
+  CHECK(pgn::english_san("O-O-O", fr) == "O-O-O");
+  // Figurines, of either colour for either side, in any language; a pawn's is dropped.
+  CHECK(pgn::english_san("\u2658f3", en) == "Nf3");    // ♘f3
+  CHECK(pgn::english_san("\u265exe4", cs) == "Nxe4");  // ♞xe4
+  CHECK(pgn::english_san("e8=\u2655", de) == "e8=Q");  // e8=♕
+  CHECK(pgn::english_san("\u2659e4", en) == "e4");     // ♙e4
+  CHECK(pgn::english_san("\u2654\u2655\u2656\u2657", en) == "KQRB");
+  CHECK(pgn::has_figurine("\u265ac6"));
+  CHECK_FALSE(pgn::has_figurine("Nc6"));
+
+  const pgn::Position start;
+  auto knight = pgn::parse_san(start, "Jf3", cs);
+  REQUIRE(knight);
+  CHECK(pgn::to_san(start, *knight) == "Nf3");
+  auto figurine = pgn::parse_san(start, "\u2658c3", en);
+  REQUIRE(figurine);
+  CHECK(pgn::to_san(start, *figurine) == "Nc3");
+  // An error names the move as written.
+  auto wrong = pgn::parse_san(start, "Jf4", cs);
+  REQUIRE_FALSE(wrong);
+  CHECK(wrong.error().message.find("'Jf4'") != std::string::npos);
+  // Every language has five different letters, and one of them for each piece.
+  for (const auto& l : pgn::piece_letter_languages()) {
+    INFO(l.name);
+    CHECK(l.language.size() == 2);
+    std::string letters(l.letters.begin(), l.letters.end());
+    std::sort(letters.begin(), letters.end());
+    CHECK(std::adjacent_find(letters.begin(), letters.end()) == letters.end());
+    CHECK(pgn::piece_letters(l.language)->name == l.name);
+  }
+  CHECK_FALSE(pgn::piece_letters("xx"));
 }
