@@ -363,3 +363,20 @@ TEST_CASE("a .zst input reads the same games as the plain file") {
   CHECK(cut.exit_code == 2);
   CHECK(contains(cut.err, "cut.pgn.zst"));
 }
+
+TEST_CASE("figurines in movetext are read as the pieces they show, in either colour") {
+  TempDir dir;
+  // ♘f3 ♞c6 ♗b5 a6 ♗xc6 dxc6 O-O ♕g5, then a promotion written e8=♕ (black's glyph for white's
+  // knight, ♞, is read alike: a figurine names a piece, not a side).
+  write_file(dir / "figurines.pgn",
+             "[Event \"f\"]\n[Result \"*\"]\n\n1. e4 e5 2. \u2658f3 \u265ec6 3. \u2657b5 a6 "
+             "4. \u2657xc6 dxc6 5. O-O \u2655g5 *\n\n"
+             "[Event \"p\"]\n[SetUp \"1\"]\n[FEN \"8/4P1k1/8/8/8/8/8/4K3 w - - 0 1\"]\n"
+             "[Result \"*\"]\n\n1. e8=\u2655 \u265af6 *\n");
+  SplitRun r = run_in(dir, "normalize figurines.pgn");
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.out, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O Qg5 *"));
+  CHECK(contains(r.out, "1. e8=Q Kf6 *"));
+  CHECK(contains(r.err, "normalized: 2, copied unchanged: 0"));
+}

@@ -195,6 +195,19 @@ class Reader::Impl {
       if (pos_ + n < end_ || n >= options_.max_token_size || !available(n)) return n;
     }
   }
+  // Whether a figurine (U+2654..U+265F, UTF-8 E2 99 94..9F) starts `n` bytes past pos_.
+  bool figurine_at(std::size_t n) {
+    if (!available(n + 2)) return false;
+    const auto* b = reinterpret_cast<const std::uint8_t*>(buffer_.data() + pos_ + n);
+    return b[0] == 0xE2 && b[1] == 0x99 && b[2] >= 0x94 && b[2] <= 0x9F;
+  }
+  // The length of a move token at pos_: a run of MoveChar with figurines among them (`♘f3`,
+  // `e8=♕`), which the replay reads as piece letters.
+  std::size_t move_run() {
+    std::size_t n = run_of(MoveChar);
+    while (n < options_.max_token_size && figurine_at(n)) n = run_of(MoveChar, n + 3);
+    return n;
+  }
   // When the token of `n` bytes at pos_ (a run of `classes`) is over the limit: passes over all
   // of it, reports it, and returns true.
   bool too_long(Visitor& v, std::uint8_t classes, std::size_t n, Location at) {
@@ -577,7 +590,8 @@ void Reader::Impl::read_token(Visitor& v) {
     }
     return;
   }
-  if (std::uint8_t(c) >= 0x80) {
+  const bool figurine = std::uint8_t(c) == 0xE2 && figurine_at(0);
+  if (std::uint8_t(c) >= 0x80 && !figurine) {
     auto non_ascii = [](char b) { return std::uint8_t(b) >= 0x80; };
     std::size_t n = 0;
     while (n < options_.max_token_size && available(n) && non_ascii(buffer_[pos_ + n])) ++n;
@@ -622,8 +636,8 @@ void Reader::Impl::read_token(Visitor& v) {
     pos_ -= t.size();
   }
 
-  if (is_alpha(c) || is_digit(c) || c == '-') {
-    std::size_t n = run_of(MoveChar);
+  if (is_alpha(c) || is_digit(c) || c == '-' || figurine) {
+    std::size_t n = move_run();
     if (too_long(v, MoveChar, n, at)) return;
     // `e8(Q)`: a promotion in parentheses, not a variation.
     if (n >= 2 && (buffer_[pos_ + n - 1] == '8' || buffer_[pos_ + n - 1] == '1') &&

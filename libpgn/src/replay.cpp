@@ -6,6 +6,7 @@
 
 #include "pgn/fen.h"
 #include "pgn/material.h"
+#include "pgn/piece_letters.h"
 #include "pgn/san.h"
 #include "pgn/text.h"
 
@@ -152,6 +153,8 @@ Control ReplayVisitor::begin_movetext() {
 Control ReplayVisitor::move(const MoveToken& token) {
   Frame& f = stack_.back();
   auto m = parse_san(f.current, token.san);
+  // A figurine (`♘f3`) names its piece in any language.
+  if (!m && has_figurine(token.san)) m = parse_san(f.current, token.san, *piece_letters("en"));
   if (!m) {
     report(GameProblem::Severity::Error, token.location, m.error().message);
     replayed_ = false;
