@@ -998,6 +998,60 @@ TEST_CASE("pgn-extract: the slice written with each language's piece letters rea
   }
 }
 
+TEST_CASE("pgn-extract: games in each language's letters are found and read as themselves",
+          "[pgn-extract]") {
+  TempDir tmp;
+  // The first 800 games of the slice: each game is read up to twelve times here.
+  const fs::path part = tmp / "part.pgn";
+  write_file(part, first_games(read_file(slice().file), 800).first);
+  // What pgndb makes of pgn-extract's English SAN of them: the reference.
+  const fs::path english = tmp / "en.pgn";
+  REQUIRE(shell(quote(pgn_extract) + " -s --quiet -Wsan " + quote(part) + " > " + quote(english) +
+                " 2> /dev/null") == 0);
+  const NormalizeRun reference = normalize({english}, tmp / "en-out.pgn", tmp / "en.err", false);
+  const std::vector<ScannedGame> expected = scan_file(tmp / "en-out.pgn");
+  REQUIRE(expected.size() == reference.games);
+  const auto languages = pgn::piece_letter_languages();
+  for (std::size_t i = 0; i < languages.size(); ++i) {
+    const pgn::PieceLetters& language = languages[i];
+    // English is the reference; a language with an earlier one's letters is written alike.
+    if (language.language == "en" ||
+        std::any_of(languages.begin(), languages.begin() + std::ptrdiff_t(i),
+                    [&](const auto& e) { return e.letters == language.letters; }))
+      continue;
+    INFO(language.name);
+    std::string letters = "P";
+    for (pgn::PieceType pt : {pgn::Knight, pgn::Bishop, pgn::Rook, pgn::Queen, pgn::King})
+      letters += language.letter(pt);
+    const fs::path written = tmp / (std::string(language.language) + ".pgn");
+    REQUIRE(shell(quote(pgn_extract) + " -s --quiet -Wsan" + letters + " " + quote(part) + " > " +
+                  quote(written) + " 2> /dev/null") == 0);
+    const fs::path out = tmp / (std::string(language.language) + "-out.pgn");
+    const NormalizeRun run = normalize({written}, out, tmp / "local.err", false);
+    // Every game read; those with a piece move not read as English say in which letters.
+    CHECK(run.games == reference.games);
+    CHECK(run.copied == 0);
+    std::size_t found = 0, also = 0;
+    for (const auto& line : split_lines(run.stderr_text)) {
+      found += line.find("warning: the moves are written with the piece letters of") !=
+               std::string::npos;
+      also += line.find("every move reads with those of") != std::string::npos;
+    }
+    CHECK(found > run.games / 2);
+    // The games are the English slice's, move for move; a game whose every move also reads with
+    // another language's letters may differ (it is named by its warning).
+    const std::vector<ScannedGame> read_back = scan_file(out);
+    REQUIRE(read_back.size() == expected.size());
+    std::size_t differing = 0;
+    for (std::size_t g = 0; g < expected.size(); ++g)
+      if (read_back[g].moves != expected[g].moves && ++differing <= max_listed)
+        UNSCOPED_INFO("differs: " << expected[g].title());
+    INFO(found << " games found in " << language.name << " letters, " << also
+               << " also readable in another's, " << differing << " differing");
+    CHECK(differing <= also);
+  }
+}
+
 TEST_CASE("pgn-extract full corpus: checkmate, stalemate, repetitions and fifty moves",
           "[pgn-extract][.full]") {
   for (const auto& file : corpus_files()) {

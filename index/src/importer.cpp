@@ -133,7 +133,10 @@ class GameCollector final : public pgn::ReplayVisitor {
   }
   void end_game(std::string_view text) override {
     ReplayVisitor::end_game(text);
-    if (sink_) sink_->push_back(outcome_of(*file_, text, at_, *this, &played_));
+    // A game read again in another language's piece letters was played by another visitor:
+    // what this one collected is of the first reading, and the encoder replays the record.
+    const PlayedMoves* played = language() == "en" ? &played_ : nullptr;
+    if (sink_) sink_->push_back(outcome_of(*file_, text, at_, *this, played));
   }
 
  private:

@@ -82,6 +82,8 @@ Control ReplayVisitor::begin_game(Location at) {
   stack_.clear();
   main_plies_ = 0;
   ending_ = {};
+  move_unread_ = false;
+  language_ = options_.letters ? options_.letters->language : "en";
   fen_tag_.clear();
   variant_tag_.clear();
   result_tag_.clear();
@@ -152,10 +154,13 @@ Control ReplayVisitor::begin_movetext() {
 
 Control ReplayVisitor::move(const MoveToken& token) {
   Frame& f = stack_.back();
-  auto m = parse_san(f.current, token.san);
+  auto m = options_.letters ? parse_san(f.current, token.san, *options_.letters)
+                            : parse_san(f.current, token.san);
   // A figurine (`♘f3`) names its piece in any language.
-  if (!m && has_figurine(token.san)) m = parse_san(f.current, token.san, *piece_letters("en"));
+  if (!m && !options_.letters && has_figurine(token.san))
+    m = parse_san(f.current, token.san, *piece_letters("en"));
   if (!m) {
+    move_unread_ = true;
     report(GameProblem::Severity::Error, token.location, m.error().message);
     replayed_ = false;
     return Control::Skip;
@@ -275,7 +280,62 @@ void ReplayVisitor::syntax_problem(const SyntaxProblem& p) {
          p.location, p.message);
 }
 
+namespace {
+
+// The languages written with `letters`' piece letters, by name: "Norwegian, Danish, Swedish or
+// German".
+std::string languages_with(const PieceLetters& letters) {
+  std::vector<std::string_view> names;
+  for (const PieceLetters& l : piece_letter_languages())
+    if (l.letters == letters.letters) names.push_back(l.name);
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += cat(i == 0 ? "" : i + 1 == names.size() ? " or " : ", ", names[i]);
+  return out;
+}
+
+}  // namespace
+
+bool ReplayVisitor::read_in_other_letters(std::string_view text) {
+  const auto languages = piece_letter_languages();
+  std::optional<ReplayVisitor> chosen;
+  std::vector<const PieceLetters*> fitting;  // the letters that read every move
+  for (std::size_t i = 0; i < languages.size(); ++i) {
+    const PieceLetters& l = languages[i];
+    // English was read; a language whose letters an earlier one has is read as that one.
+    if (l.language == "en" ||
+        std::any_of(languages.begin(), languages.begin() + std::ptrdiff_t(i),
+                    [&](const PieceLetters& e) { return e.letters == l.letters; }))
+      continue;
+    ReplayVisitor again(
+        {.keep_record = options_.keep_record, .keep_text = options_.keep_text, .letters = l});
+    StringSource source(text);
+    Reader reader(source, {.origin = game_location_, .byte_order_mark = false});
+    auto read = reader.read_game(again);
+    if (!read || !*read || again.has_error()) continue;
+    fitting.push_back(&l);
+    if (!chosen) chosen.emplace(std::move(again));
+  }
+  if (!chosen) return false;
+  const ReplayOptions options = options_;
+  ReplayVisitor::operator=(std::move(*chosen));
+  options_ = options;
+  stack_.clear();  // its frames point into the other visitor's record
+  const PieceLetters& letters = *fitting.front();
+  std::string message = cat(
+      "the moves are written with the piece letters of ", languages_with(letters), " (",
+      std::string_view(letters.letters.data(), letters.letters.size()), " for N B R Q K): read so");
+  for (std::size_t i = 1; i < fitting.size(); ++i)
+    message += cat(i == 1 ? "; every move reads with those of " : "; and of ",
+                   languages_with(*fitting[i]), " too");
+  problems_.insert(problems_.begin(), {GameProblem::Severity::Warning, game_location_, message});
+  ++warnings_;
+  return true;
+}
+
 void ReplayVisitor::end_game(std::string_view text) {
+  // A move that did not read in English may have been written in another language's letters.
+  if (move_unread_ && !options_.letters && !text.empty() && read_in_other_letters(text)) return;
   if (options_.keep_text) text_ = text;
   // A game that ends within its tags (the next game's tags follow, with no movetext between)
   // gets no begin_movetext: set it up here, so that its FEN and Variant tags are checked and

@@ -3,11 +3,13 @@
 // or ambiguous moves, a bad FEN tag, an unsupported variant, a result that contradicts the board.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "pgn/game_ending.h"
 #include "pgn/game_record.h"
+#include "pgn/piece_letters.h"
 #include "pgn/position.h"
 #include "pgn/reader.h"
 
@@ -26,6 +28,11 @@ struct ReplayOptions {
   bool keep_record = false;
   // Keep a copy of each game's original text, for games that cannot be replayed.
   bool keep_text = false;
+  // The piece letters the moves are written in (piece_letters.h). None: English (and figurines),
+  // and a game a move of which does not read is read again in the letters of each other
+  // language; when every move of the game reads in one, the game is taken as read there, with
+  // a warning that names the language (and any other language whose letters read it too).
+  std::optional<PieceLetters> letters = std::nullopt;
 };
 
 class ReplayVisitor : public Visitor {
@@ -47,6 +54,9 @@ class ReplayVisitor : public Visitor {
   int main_line_plies() const { return main_plies_; }
   // How the main line ended (game_ending.h), when the game was replayed.
   const GameEnding& ending() const { return ending_; }
+  // The language (ISO 639-1) whose piece letters the game was read with: "en" unless it was
+  // read again in another's (ReplayOptions::letters).
+  std::string_view language() const { return language_; }
   // The game's original text (with keep_text).
   const std::string& original_text() const { return text_; }
 
@@ -79,6 +89,9 @@ class ReplayVisitor : public Visitor {
     bool after_variation;  // a variation closed since the last move
   };
   void report(GameProblem::Severity severity, Location at, std::string message);
+  // Reads the game of `text` again in each other language's letters; true when every move read
+  // in one of them, and this visitor then holds that reading.
+  bool read_in_other_letters(std::string_view text);
   void add_nag(int nag);
 
   ReplayOptions options_;
@@ -92,6 +105,8 @@ class ReplayVisitor : public Visitor {
   int main_plies_ = 0;
   EndingTracker ending_tracker_;
   GameEnding ending_;
+  bool move_unread_ = false;  // a move of the game did not read
+  std::string_view language_ = "en";
   std::string fen_tag_, variant_tag_, result_tag_;
   std::string marker_;  // the game termination marker, "*" when there is none
   bool has_result_tag_ = false;
