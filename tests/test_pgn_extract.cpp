@@ -1052,6 +1052,31 @@ TEST_CASE("pgn-extract: games in each language's letters are found and read as t
   }
 }
 
+TEST_CASE("pgn-extract: games in Czech letters import as the English games, and verify",
+          "[pgn-extract]") {
+  TempDir tmp;
+  const fs::path part = tmp / "part.pgn";
+  write_file(part, first_games(read_file(slice().file), 300).first);
+  std::string exported[2];
+  const char* letters[2] = {"", "PJSVDK"};
+  for (int i = 0; i < 2; ++i) {
+    INFO((i ? "Czech" : "English"));
+    const fs::path written = tmp / (std::to_string(i) + ".pgn"),
+                   db = tmp / ("db" + std::to_string(i));
+    REQUIRE(shell(quote(pgn_extract) + " -s --quiet -Wsan" + letters[i] + " " + quote(part) +
+                  " > " + quote(written) + " 2> /dev/null") == 0);
+    REQUIRE(shell(quote(pgndb_binary) + " import --db " + quote(db) + " " + quote(written) +
+                  " 2> /dev/null") == 0);
+    // The index the importer built from the games read in Czech letters is the games'.
+    CHECK(shell(quote(pgndb_binary) + " verify --quiet --db " + quote(db)) == 0);
+    const fs::path out = tmp / ("export" + std::to_string(i) + ".pgn");
+    REQUIRE(shell(quote(pgndb_binary) + " export --db " + quote(db) + " -o " + quote(out)) == 0);
+    exported[i] = read_file(out);
+  }
+  CHECK(!exported[0].empty());
+  CHECK(exported[1] == exported[0]);
+}
+
 TEST_CASE("pgn-extract full corpus: checkmate, stalemate, repetitions and fifty moves",
           "[pgn-extract][.full]") {
   for (const auto& file : corpus_files()) {
