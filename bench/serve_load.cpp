@@ -142,48 +142,35 @@ int main(int argc, char** argv) {
     }
   }
 
-  // Each position once, one at a time: the slowest, to show where the time goes.
-  {
+  // Each position once, one at a time: the slowest, to show where the time goes. Then the
+  // lichess games explorer filtered by rating group the same way: the index keeps no statistics
+  // by rating group or speed, so each answer reads the facts of the position's games (no
+  // target: shown to size that cost).
+  auto each_alone = [&](const char* what, std::size_t slowest, auto&& path_of) {
     httplib::Client client("127.0.0.1", o.port);
     std::vector<std::pair<double, std::string>> alone;
-    for (const auto& path : paths) {
+    for (const auto& explorer : paths) {
+      const std::string path = path_of(explorer);
       const auto t0 = Clock::now();
       auto r = client.Get(path);
       alone.emplace_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count(),
                          path);
-    }
-    std::vector<double> ms;
-    for (const auto& [t, path] : alone) ms.push_back(t);
-    print_latencies("/masters, each position alone", ms, 0);
-    std::sort(alone.rbegin(), alone.rend());
-    for (std::size_t i = 0; i < 5 && i < alone.size(); ++i)
-      std::printf("  %8.2f ms  %s\n", alone[i].first, alone[i].second.c_str());
-  }
-
-  // The lichess games explorer filtered by rating group, each position once, one at a time: the
-  // index keeps no statistics by rating group or speed, so each answer reads the facts of the
-  // position's games (no target: shown to size that cost).
-  {
-    httplib::Client client("127.0.0.1", o.port);
-    std::vector<std::pair<double, std::string>> alone;
-    for (const auto& path : paths) {
-      const std::string lichess = "/lichess?ratings=2200,2500&" + path.substr(path.find('?') + 1);
-      const auto t0 = Clock::now();
-      auto r = client.Get(lichess);
-      alone.emplace_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count(),
-                         lichess);
       if (!r || r->status != 200) {
-        std::fprintf(stderr, "serve-load: %s failed\n", lichess.c_str());
+        std::fprintf(stderr, "serve-load: %s failed\n", path.c_str());
         exit_code = 1;
       }
     }
     std::vector<double> ms;
     for (const auto& [t, path] : alone) ms.push_back(t);
-    print_latencies("/lichess?ratings=..., each alone", ms, 0);
+    print_latencies(what, ms, 0);
     std::sort(alone.rbegin(), alone.rend());
-    for (std::size_t i = 0; i < 3 && i < alone.size(); ++i)
+    for (std::size_t i = 0; i < slowest && i < alone.size(); ++i)
       std::printf("  %8.2f ms  %s\n", alone[i].first, alone[i].second.c_str());
-  }
+  };
+  each_alone("/masters, each position alone", 5, [](const std::string& p) { return p; });
+  each_alone("/lichess?ratings=..., each alone", 3, [](const std::string& p) {
+    return "/lichess?ratings=2200,2500&" + p.substr(p.find('?') + 1);
+  });
 
   // 1. The explorer under load.
   std::vector<Latencies> per_client(o.clients);

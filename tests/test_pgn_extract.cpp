@@ -369,22 +369,29 @@ class LocatingReplay : public pgn::ReplayVisitor {
   pgn::Location start;
 };
 
+// Reads every game of `file` into `replay`, calling `on_game` after each.
+void replay_each(const fs::path& file, pgn::ReplayVisitor& replay,
+                 const std::function<void()>& on_game) {
+  auto source = pgn::FileSource::open(file.string());
+  INFO(file);
+  REQUIRE(source.has_value());
+  pgn::Reader reader(**source);
+  for (;;) {
+    auto more = reader.read_game(replay);
+    if (!more) FAIL(more.error());
+    if (!*more) break;
+    on_game();
+  }
+}
+
 std::vector<OurGame> replay_files(const std::vector<fs::path>& files) {
   std::vector<OurGame> games;
   LocatingReplay replay;
-  for (const auto& file : files) {
-    auto source = pgn::FileSource::open(file.string());
-    INFO(file);
-    REQUIRE(source.has_value());
-    pgn::Reader reader(**source);
-    for (;;) {
-      auto more = reader.read_game(replay);
-      if (!more) FAIL(more.error());
-      if (!*more) break;
+  for (const auto& file : files)
+    replay_each(file, replay, [&] {
       games.push_back({pgn::to_fen(replay.final_position()), replay.has_error(),
                        file.filename().string() + ":" + std::to_string(replay.start.line)});
-    }
-  }
+    });
   return games;
 }
 
@@ -825,14 +832,8 @@ std::map<std::string, std::size_t> check_endings(const fs::path& file) {
   } ours;
   {
     pgn::ReplayVisitor replay({.keep_record = true});
-    auto source = pgn::FileSource::open(file.string());
-    REQUIRE(source.has_value());
-    pgn::Reader reader(**source);
-    for (;;) {
-      auto more = reader.read_game(replay);
-      if (!more) FAIL(more.error());
-      if (!*more) break;
-      if (replay.has_error()) continue;  // pgn-extract leaves out what it cannot replay too
+    replay_each(file, replay, [&] {
+      if (replay.has_error()) return;  // pgn-extract leaves out what it cannot replay too
       const pgn::GameRecord& g = replay.record();
       std::vector<pgn::Move> moves;
       for (const auto& node : g.moves) moves.push_back(node.move);
@@ -857,7 +858,7 @@ std::map<std::string, std::size_t> check_endings(const fs::path& file) {
       }
       if (e.repetition) ours.repetition.insert(id);
       if (e.fifty_moves) ours.fifty.insert(id);
-    }
+    });
   }
   std::map<std::string, std::size_t> selected;
   TempDir tmp;
