@@ -869,20 +869,18 @@ TEST_CASE("edge: mliebelt-pgn-parser", "[edge]") {
     CHECK(games[231].fen == "8/8/6k1/6n1/6K1/8/8/8 w - - 0 77");
   }
 
-  SECTION("sampleGameThrow.pgn: a ; comment, then 2. Sf3 (German): read in German letters") {
+  SECTION("sampleGameThrow.pgn: a ; comment, then 2. Sf3 (German) after 1...Nf6 (English)") {
     auto games = load(dir + "sampleGameThrow.pgn");
     REQUIRE(games.size() == 1);
     CHECK(games[0].record.tags.empty());
     REQUIRE(games[0].record.leading_comments.size() == 1);
     CHECK(games[0].record.leading_comments[0].starts_with(
         " Demonstrates that the pgn parser may throw a syntax error."));
-    // mliebelt's parser throws; pgndb finds the letters every move reads in (S is a knight in
-    // Polish as in German: both fit, and the warning says so).
-    CHECK(games[0].replayed);
-    CHECK(games[0].plies == 4);
-    check_problems(games, {"1:1 warning: the moves are written with the piece letters of Polish "
-                           "(SGWHK for N B R Q K): read so; every move reads with those of "
-                           "Norwegian, Danish, Swedish or German too"});
+    // English N and German S in one game: no language's letters read every move (a German game
+    // has no N), so the replay stops at Sf3, as mliebelt's parser does.
+    CHECK_FALSE(games[0].replayed);
+    CHECK(games[0].plies == 2);
+    check_problems(games, {"2:13 error: unreadable move 'Sf3'"});
   }
 }
 

@@ -782,6 +782,16 @@ TEST_CASE("moves in other languages' piece letters and in figurines read as Engl
   auto figurine = pgn::parse_san(start, "\u2658c3", en);
   REQUIRE(figurine);
   CHECK(pgn::to_san(start, *figurine) == "Nc3");
+  // A capital the language does not use is not read as English: B is no Czech piece.
+  const auto open_game =
+      pgn::parse_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+  REQUIRE(open_game);
+  REQUIRE(pgn::parse_san(*open_game, "Bb5", en));
+  auto english_letter = pgn::parse_san(*open_game, "Bb5", cs);
+  REQUIRE_FALSE(english_letter);
+  CHECK(english_letter.error().kind == pgn::SanErrorKind::Syntax);
+  CHECK(pgn::parse_san(*open_game, "Sb5", cs));
+  CHECK(pgn::parse_san(start, "O-O", cs).error().kind == pgn::SanErrorKind::Illegal);
   // An error names the move as written.
   auto wrong = pgn::parse_san(start, "Jf4", cs);
   REQUIRE_FALSE(wrong);

@@ -1,5 +1,9 @@
 #include "pgn/piece_letters.h"
 
+#include <algorithm>
+
+#include "pgn/text.h"
+
 namespace pgn {
 
 namespace {
@@ -72,6 +76,18 @@ std::string english_san(std::string_view token, const PieceLetters& letters) {
 
 std::expected<Move, SanError> parse_san(const Position& pos, std::string_view text,
                                         const PieceLetters& letters) {
+  // In another language a capital is one of its piece letters, castling's O, or the null
+  // move's Z: an English letter it lacks (a B in a Romanian game) does not read, so that a
+  // game in English with a bad move is not taken for another language read half in English.
+  if (letters.language != "en")
+    for (char c : text)
+      if (c >= 'A' && c <= 'Z' && c != 'O' && c != 'Z' &&
+          std::find(letters.letters.begin(), letters.letters.end(), c) == letters.letters.end())
+        return std::unexpected(
+            SanError{SanErrorKind::Syntax,
+                     cat("unreadable move '", text, "' in ", letters.name, " piece letters (",
+                         std::string_view(letters.letters.data(), letters.letters.size()),
+                         " for N B R Q K)")});
   const std::string english = english_san(text, letters);
   auto move = parse_san(pos, english);
   if (move || english == text) return move;

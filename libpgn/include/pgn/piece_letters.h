@@ -36,7 +36,9 @@ struct PieceLetters {
 // (`O-O`), files (lowercase) and the other signs are the same in every language.
 [[nodiscard]] std::string english_san(std::string_view token, const PieceLetters& letters);
 
-// parse_san of a move written with `letters`; an error names the token as written.
+// parse_san of a move written with `letters`; an error names the token as written. Outside
+// English, a capital letter the language does not use for a piece (nor O, nor Z of `Z0`) is
+// unreadable rather than taken as English.
 [[nodiscard]] std::expected<Move, SanError> parse_san(const Position& pos, std::string_view text,
                                                       const PieceLetters& letters);
 
