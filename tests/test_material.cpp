@@ -152,6 +152,7 @@ TEST_CASE("mating material agrees with the law: a checkmate exists exactly where
       {{K, {'B', dark}, {'B', light}}, {k}, true},
       {{K, B, N}, {k}, true},
       {{K, R}, {k}, true},
+      {{K, Q}, {k}, true},
   };
   for (const Material& m : materials) {
     std::string white, black;
