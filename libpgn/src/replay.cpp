@@ -82,7 +82,7 @@ Control ReplayVisitor::begin_game(Location at) {
   stack_.clear();
   main_plies_ = 0;
   ending_ = {};
-  move_unread_ = false;
+  move_unread_ = syntax_error_ = other_letters_fit_ = false;
   language_ = options_.letters ? options_.letters->language : "en";
   fen_tag_.clear();
   variant_tag_.clear();
@@ -160,6 +160,15 @@ Control ReplayVisitor::move(const MoveToken& token) {
   if (!m && !options_.letters && has_figurine(token.san))
     m = parse_san(f.current, token.san, *piece_letters("en"));
   if (!m) {
+    // The first move that does not read: the game may be in another language's letters when
+    // the move reads in one of them here (the moves before read alike in it, or the game does
+    // not read in it anyway).
+    if (!options_.letters && !move_unread_)
+      for (const PieceLetters& l : piece_letter_languages())
+        if (l.language != "en" && parse_san(f.current, token.san, l)) {
+          other_letters_fit_ = true;
+          break;
+        }
     move_unread_ = true;
     report(GameProblem::Severity::Error, token.location, m.error().message);
     replayed_ = false;
@@ -275,6 +284,7 @@ Control ReplayVisitor::result(std::string_view result, Location at) {
 }
 
 void ReplayVisitor::syntax_problem(const SyntaxProblem& p) {
+  syntax_error_ |= p.severity == SyntaxProblem::Severity::Error;
   report(p.severity == SyntaxProblem::Severity::Error ? GameProblem::Severity::Error
                                                       : GameProblem::Severity::Warning,
          p.location, p.message);
@@ -334,8 +344,13 @@ bool ReplayVisitor::read_in_other_letters(std::string_view text) {
 }
 
 void ReplayVisitor::end_game(std::string_view text) {
-  // A move that did not read in English may have been written in another language's letters.
-  if (move_unread_ && !options_.letters && !text.empty() && read_in_other_letters(text)) return;
+  // A move that did not read in English may have been written in another language's letters:
+  // the game is read again when that move reads in one. Not for a game the reader found broken
+  // (noise), nor for one of over 1 MB (no game of moves is that long): bounded work on hostile
+  // input.
+  if (move_unread_ && other_letters_fit_ && !syntax_error_ && !options_.letters && !text.empty() &&
+      text.size() <= (std::size_t(1) << 20) && read_in_other_letters(text))
+    return;
   if (options_.keep_text) text_ = text;
   // A game that ends within its tags (the next game's tags follow, with no movetext between)
   // gets no begin_movetext: set it up here, so that its FEN and Variant tags are checked and

@@ -105,7 +105,9 @@ class ReplayVisitor : public Visitor {
   int main_plies_ = 0;
   EndingTracker ending_tracker_;
   GameEnding ending_;
-  bool move_unread_ = false;  // a move of the game did not read
+  bool move_unread_ = false;        // a move of the game did not read
+  bool syntax_error_ = false;       // the reader reported an error in the game's text
+  bool other_letters_fit_ = false;  // the first unread move reads in another language's letters
   std::string_view language_ = "en";
   std::string fen_tag_, variant_tag_, result_tag_;
   std::string marker_;  // the game termination marker, "*" when there is none
