@@ -175,7 +175,10 @@ int run_find(const FindOptions& o) {
         if (position)
           out += ' ' + ply_text(*game, *filters->position, filters->in_variations ? "var" : "-");
       } else {
-        auto listed = serve::listed_game(**id, *game);
+        auto summary = store->summary(**id);
+        if (!summary) return fail(summary.error());
+        const pgn::GameEnding ending = summary->game_ending();
+        auto listed = serve::listed_game(**id, *game, &ending);
         if (position) {
           const auto ply = query::first_ply_at(*game, pgn::repetition_key(*filters->position));
           listed["ply"] = ply ? serve::Json(*ply) : serve::Json(nullptr);

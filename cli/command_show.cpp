@@ -7,6 +7,8 @@
 
 #include "command.h"
 #include "pgn/fen.h"
+#include "pgn/game_ending.h"
+#include "pgn/material.h"
 #include "pgn/san.h"
 #include "pgn/text.h"
 #include "pgn/writer.h"
@@ -44,6 +46,38 @@ Parsed<ShowOptions> parse_show(const po::variables_map& vm) {
   o.flip = vm["flip"].as<bool>();
   return o;
 }
+
+namespace {
+
+// How the main line ended, by the laws (pgn::GameEnding), on one line.
+std::string ending_text(const pgn::GameRecord& game) {
+  std::vector<pgn::Move> main_line;
+  for (const pgn::MoveNode& node : game.moves) main_line.push_back(node.move);
+  const pgn::GameEnding e = pgn::game_ending(game.start, main_line);
+  using enum pgn::Ending;
+  const std::string_view how =
+      e.ending == Checkmate   ? "checkmate (Law 5.1.1)"
+      : e.ending == Stalemate ? "stalemate (Law 5.2.1)"
+      : e.ending == InsufficientMaterial
+          ? "a dead position: neither side can checkmate (Laws 5.2.2, 6.9)"
+      : e.ending == Fivefold    ? "drawn by the fivefold repetition of a position (Law 9.6.1)"
+      : e.ending == SeventyFive ? "drawn by 75 moves without a capture or a pawn move (Law 9.6.2)"
+      : e.ending == Threefold ? "the position stood a third time: a draw could be claimed (Law 9.2)"
+      : e.ending == Fifty
+          ? "50 moves without a capture or a pawn move: a draw could be claimed (Law 9.3)"
+          : "not on the board";
+  std::string line = pgn::cat("Ended: ", how);
+  if (e.ending != None) line += pgn::cat(", at ply ", e.ply);
+  if (e.repetition || e.fifty_moves)
+    line += pgn::cat(" (on the way: ",
+                     e.repetition && e.fifty_moves ? "a threefold repetition and 50 moves"
+                     : e.repetition                ? "a threefold repetition"
+                                                   : "50 moves without a capture or a pawn move",
+                     ")");
+  return line;
+}
+
+}  // namespace
 
 int run_show(const ShowOptions& o) {
   auto fail = [](const std::string& message) {
@@ -85,7 +119,11 @@ int run_show(const ShowOptions& o) {
   std::string text;
   pgn::write_game(*game, text);
   std::cout << text << caption << ":\n\n"
-            << serve::unicode_board(pos, options) << "\nFEN: " << pgn::to_fen(pos) << '\n';
+            << serve::unicode_board(pos, options) << "\nFEN: " << pgn::to_fen(pos) << '\n'
+            << "Material: White " << pgn::material_value(pos, pgn::White) << ", Black "
+            << pgn::material_value(pos, pgn::Black)
+            << " (pawn 1, knight 3, bishop 3, rook 5, queen 9)\n"
+            << ending_text(*game) << '\n';
   if (o.svg) {
     const std::string& file = *o.svg;
     std::ofstream out(file, std::ios::binary);

@@ -862,6 +862,30 @@ std::map<std::string, std::size_t> check_endings(const fs::path& file) {
   }
   std::map<std::string, std::size_t> selected;
   TempDir tmp;
+  // The database's answers: the file imported, then each selection asked of the index (the
+  // endings the importer stored) and read back as PGN.
+  const fs::path db = tmp / "db";
+  REQUIRE(shell(quote(pgndb_binary) + " import --db " + quote(db) + " " + quote(file) +
+                " 2> /dev/null") == 0);
+  auto stored = [&](const std::string& filter) {
+    std::multiset<std::string> ids;
+    Scanner scanner([&](ScannedGame&& g) {
+      std::size_t plies = 0;
+      int depth = 0;
+      for (const auto& m : g.moves) {
+        depth += m == "(" ? 1 : m == ")" ? -1 : 0;
+        plies += depth == 0 && m != ")";
+      }
+      ids.insert(identity(g.tag("White"), g.tag("Black"), g.tag("Event"), g.tag("Date"),
+                          g.tag("Round"), plies));
+    });
+    const int rc =
+        stream_lines(quote(pgndb_binary) + " find --db " + quote(db) + " --format pgn " + filter,
+                     [&](std::string_view line) { scanner.line(line); });
+    scanner.finish();
+    CHECK(rc == 0);
+    return ids;
+  };
   // pgn-extract's boards after every main-line move: the repetitions both ways.
   std::multiset<std::string> repeated_as_written, repeated_by_the_laws;
   {
@@ -907,6 +931,14 @@ std::map<std::string, std::size_t> check_endings(const fs::path& file) {
                              g.tag("Round"), plies));
     });
     run_pgn_extract(std::string(option) + " " + quote(file), tmp / "pgn-extract.log", tmp, scanner);
+    // The database selects what the library finds (pgndb find --ending, --repetition,
+    // --fifty-moves).
+    const std::string filter = std::string_view(option) == "--checkmate"   ? "--ending checkmate"
+                               : std::string_view(option) == "--stalemate" ? "--ending stalemate"
+                               : std::string_view(option) == "--fifty"     ? "--fifty-moves"
+                                                                           : "--repetition";
+    compare(("pgndb find " + filter + ", against the library's endings").c_str(), *expected,
+            stored(filter));
     if (std::string_view(option) == "--repetition") {
       compare("pgn-extract --repetition, against its boards with every en passant square",
               repeated_as_written, theirs);

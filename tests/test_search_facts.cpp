@@ -52,6 +52,8 @@ SearchFacts random_facts(std::mt19937& random, bool extreme) {
   SearchFacts f;
   f.result = std::uint8_t(pick(0, 3));
   f.annotated = pick(0, 9) == 0;
+  // Most games end as none, a few by checkmate, fewer by the others.
+  f.set_ending_code(pick(0, 2) ? 0 : pick(0, 31));
   if (extreme) {
     f.year = std::uint16_t(pick(0, 65535));
     f.month = std::uint8_t(pick(0, 255));
@@ -145,21 +147,24 @@ struct RawDatabase {
 };
 
 // A facts group of schema 19 as schema 18 wrote it: its speed column (the last) taken out.
-std::string without_speed_column(std::string_view group) {
+// A group of facts as an older schema wrote it: the last `dropped` of its 10 columns left out
+// (the ending's before schema 20, the speed's too before 19).
+std::string without_last_columns(std::string_view group, int dropped) {
   pgndb::index::bytes::Reader in(group);
   std::uint64_t n = 0;
   REQUIRE(in.varint(n));
   std::string out;
   pgndb::index::bytes::put_varint(out, n);
-  std::size_t kept_bits_bytes = 0, speed_bytes = 0;
-  for (int f = 0; f < 9; ++f) {
+  const int kept = 10 - dropped;
+  std::size_t kept_bits_bytes = 0, dropped_bytes = 0;
+  for (int f = 0; f < 10; ++f) {
     std::uint64_t base = 0;
     std::uint8_t width = 0;
     REQUIRE(in.varint(base));
     REQUIRE(in.byte(width));
     const std::size_t bytes = (n * width + 7) / 8;
-    if (f == 8) {
-      speed_bytes = bytes;
+    if (f >= kept) {
+      dropped_bytes += bytes;
       continue;
     }
     pgndb::index::bytes::put_varint(out, base);
@@ -167,9 +172,9 @@ std::string without_speed_column(std::string_view group) {
     kept_bits_bytes += bytes;
   }
   const std::string_view columns = group.substr(group.size() - in.remaining());
-  REQUIRE(columns.size() == kept_bits_bytes + speed_bytes + 7);
+  REQUIRE(columns.size() == kept_bits_bytes + dropped_bytes + 7);
   out += columns.substr(0, kept_bits_bytes);
-  out += columns.substr(kept_bits_bytes + speed_bytes);
+  out += columns.substr(kept_bits_bytes + dropped_bytes);
   return out;
 }
 
@@ -230,6 +235,7 @@ TEST_CASE("a filter checked on a stored group passes the games it passes on thei
   // all: the two agree for every game, filter and field, known values and unknown ones.
   std::mt19937 random(7);
   using pgndb::index::FactsFilter;
+  std::size_t passing_total = 0, ending_filters_passing = 0;
   for (int trial = 0; trial < 200; ++trial) {
     std::vector<SearchFacts> games;
     for (int i = 0; i < 300; ++i) games.push_back(random_facts(random, trial % 2 == 1));
@@ -249,14 +255,20 @@ TEST_CASE("a filter checked on a stored group passes the games it passes on thei
     if (random() % 2) filter.min_elo = unsigned(random() % 3000);
     if (random() % 3 == 0) filter.max_elo = unsigned(random() % 3000);
     filter.annotated = random() % 4 == 0;
+    if (random() % 3 == 0) filter.endings = std::uint8_t(random());
+    filter.repetition = random() % 5 == 0;
+    filter.fifty_moves = random() % 7 == 0;
     std::size_t passing = 0;
     for (std::size_t i = 0; i < games.size(); ++i) {
       INFO("trial " << trial << ", game " << i);
       CHECK(group->passes(i, filter) == filter.passes(games[i]));
       passing += filter.passes(games[i]);
     }
-    if (trial == 0) CHECK(passing > 0);
+    passing_total += passing;
+    ending_filters_passing += filter.checks_ending() && passing > 0;
   }
+  CHECK(passing_total > 1000);
+  CHECK(ending_filters_passing > 10);
 }
 
 TEST_CASE("a damaged group of facts is refused, not misread") {
@@ -364,10 +376,10 @@ TEST_CASE("searches checked on the facts give the games the tags say") {
 // 9 to 13 kept no slices of the statistics (a tree filtered by dates read the games); schemas 13
 // to 16 keyed the lists of the postings family without their epoch; schemas 9 to 17 kept no
 // best-rated games of popular positions; schemas 9 to 18 kept no speed in the summaries and the
-// facts. A reader refuses them, naming the command that
-// upgrades; a writer upgrades them in place.
-TEST_CASE("a database of schema 9 to 18 is upgraded in place by a writer, and verifies") {
-  const int old_version = GENERATE(9, 10, 11, 12, 13, 14, 15, 16, 17, 18);
+// facts; schemas 9 to 19 no ending. A reader refuses them, naming the command that upgrades; a
+// writer upgrades them in place.
+TEST_CASE("a database of schema 9 to 19 is upgraded in place by a writer, and verifies") {
+  const int old_version = GENERATE(9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
   INFO("schema " << old_version);
   pgndb::test::TempDir dir;
   const fs::path db = dir / "old";
@@ -375,8 +387,12 @@ TEST_CASE("a database of schema 9 to 18 is upgraded in place by a writer, and ve
   std::uint32_t games = 0;
   std::vector<std::uint32_t> draws_before, named_before;
   std::vector<std::uint32_t> dated_before, eco_before;
-  pgndb::query::FilterText draws, named, dated, eco, blitz, slow;
+  pgndb::query::FilterText draws, named, dated, eco, blitz, slow, mated, repeated, drawn_by_board;
   draws.result = "1/2-1/2";
+  mated.ending = "checkmate";
+  repeated.repetition = true;
+  drawn_by_board.ending = "stalemate,insufficient-material,fivefold,seventy-five";
+  std::vector<std::uint32_t> mated_before, repeated_before, drawn_by_board_before;
   blitz.speed = "blitz";
   slow.speed = "rapid,classical";
   std::vector<std::uint32_t> blitz_before, slow_before;
@@ -394,6 +410,9 @@ TEST_CASE("a database of schema 9 to 18 is upgraded in place by a writer, and ve
     eco_before = found(*store, eco);
     blitz_before = found(*store, blitz);
     slow_before = found(*store, slow);
+    mated_before = found(*store, mated);
+    repeated_before = found(*store, repeated);
+    drawn_by_board_before = found(*store, drawn_by_board);
     players = store->stats()->players;
     duplicates = store->stats()->duplicates;
     REQUIRE(duplicates > 0);
@@ -403,6 +422,9 @@ TEST_CASE("a database of schema 9 to 18 is upgraded in place by a writer, and ve
   REQUIRE(!eco_before.empty());
   REQUIRE(!blitz_before.empty());  // samples/lichess-2013-100.pgn
   REQUIRE(!slow_before.empty());
+  REQUIRE(mated_before.size() > 100);
+  REQUIRE(repeated_before.size() > 100);
+  REQUIRE(!drawn_by_board_before.empty());
   REQUIRE(games > 4096);
   std::size_t sliced = 0;  // positions whose statistics are sliced
   {
@@ -448,24 +470,29 @@ TEST_CASE("a database of schema 9 to 18 is upgraded in place by a writer, and ve
         REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[i], key, value).ok());
     }
     REQUIRE(sliced > 0);
-    // Up to schema 18 the summaries kept no speed (bits 4-6 of their first byte 0), and the
-    // facts had no speed column.
+    // Up to schema 19 the summaries kept no ending (bit 7 of their first byte 0, no ending
+    // byte after the plies) and the facts no ending column; up to 18 no speed either (bits 4-6
+    // of the first byte 0, no speed column).
     for (std::size_t i = 0; i < names.size(); ++i) {
       if (names[i] != "summaries" && names[i] != "facts") continue;
       std::unique_ptr<rocksdb::Iterator> it(rdb->NewIterator(rocksdb::ReadOptions(), handles[i]));
       std::vector<std::pair<std::string, std::string>> rewritten;
-      std::size_t with_speed = 0;
+      std::size_t with_speed = 0, with_ending = 0;
       for (it->SeekToFirst(); it->Valid(); it->Next()) {
         std::string value;
         if (names[i] == "facts") {
-          value = without_speed_column(it->value().ToStringView());
+          value = without_last_columns(it->value().ToStringView(), old_version < 19 ? 2 : 1);
         } else {
           pgndb::index::bytes::Reader in(it->value().ToStringView());
           for (std::string_view entry; !in.empty();) {
             REQUIRE(in.view(entry));
             std::string old(entry);
-            with_speed += (std::uint8_t(old[0]) >> 4) != 0;
-            old[0] = char(std::uint8_t(old[0]) & 0x0F);
+            REQUIRE(old.size() >= 12);
+            REQUIRE((std::uint8_t(old[0]) & 0x80) != 0);
+            with_speed += (std::uint8_t(old[0]) >> 4 & 7) != 0;
+            with_ending += old[11] != 0;
+            old[0] = char(std::uint8_t(old[0]) & (old_version < 19 ? 0x0F : 0x7F));
+            old.erase(11, 1);
             pgndb::index::bytes::put_string(value, old);
           }
         }
@@ -473,6 +500,7 @@ TEST_CASE("a database of schema 9 to 18 is upgraded in place by a writer, and ve
       }
       REQUIRE(it->status().ok());
       if (names[i] == "summaries") REQUIRE(with_speed >= 14 * 100);
+      if (names[i] == "summaries") REQUIRE(with_ending >= 14 * 60);  // 60 checkmates a copy
       for (const auto& [key, value] : rewritten)
         REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[i], key, value).ok());
     }
@@ -582,6 +610,9 @@ TEST_CASE("a database of schema 9 to 18 is upgraded in place by a writer, and ve
   CHECK(found(*store, eco) == eco_before);
   CHECK(found(*store, blitz) == blitz_before);
   CHECK(found(*store, slow) == slow_before);
+  CHECK(found(*store, mated) == mated_before);
+  CHECK(found(*store, repeated) == repeated_before);
+  CHECK(found(*store, drawn_by_board) == drawn_by_board_before);
   CHECK(store->stats()->players == players);
   CHECK(store->stats()->duplicates == duplicates);
   // The statistics sliced again: a tree filtered by years adds the slices of the start position,

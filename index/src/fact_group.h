@@ -2,10 +2,11 @@
 // column family (docs/storage.md, "Facts"). The layout, owned here:
 //
 //   varint  n, the games in the group (1..65,536)
-//   9 x     one column per field, in the order result, annotated, year, month, day, White's
-//           Elo, Black's Elo, plies, speed (pgn::Speed, since schema 19): varint base, then
-//           1 byte width (0..16 bits)
-//   9 x     the column's n values, `width` bits each, packed from bit 0 of the first byte
+//   10 x    one column per field, in the order result, annotated, year, month, day, White's
+//           Elo, Black's Elo, plies, speed (pgn::Speed, since schema 19), ending
+//           (SearchFacts::ending_code, since schema 20): varint base, then 1 byte width
+//           (0..16 bits)
+//   10 x    the column's n values, `width` bits each, packed from bit 0 of the first byte
 //           (little-endian), the column padded to a whole byte
 //   7 bytes of zeros, so that a value is read with one unaligned 8-byte load
 //
@@ -43,9 +44,10 @@ class GroupView {
  public:
   // Corruption when the bytes are not a group.
   [[nodiscard]] static std::expected<GroupView, Status> parse(std::string_view bytes);
-  // A group of schema 18, without the speed column (every game's speed unknown): what the
-  // upgrade to 19 reads.
+  // A group of schema 18, without the speed and ending columns (every game's speed unknown, its
+  // ending None), or of 19, without the ending column: what the upgrade reads.
   [[nodiscard]] static std::expected<GroupView, Status> parse_schema_18(std::string_view bytes);
+  [[nodiscard]] static std::expected<GroupView, Status> parse_schema_19(std::string_view bytes);
 
   std::size_t size() const { return size_; }
   // The facts of the i-th game of the group (i < size()).
@@ -55,7 +57,19 @@ class GroupView {
   bool passes(std::size_t i, const FactsFilter& filter) const;
 
  private:
-  enum Field { Result, Annotated, Year, Month, Day, WhiteElo, BlackElo, Plies, Speed, FieldCount };
+  enum Field {
+    Result,
+    Annotated,
+    Year,
+    Month,
+    Day,
+    WhiteElo,
+    BlackElo,
+    Plies,
+    Speed,
+    Ending,
+    FieldCount
+  };
   struct Column {
     const std::uint8_t* bits = nullptr;
     std::uint32_t base = 0;

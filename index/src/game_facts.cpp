@@ -94,6 +94,7 @@ GameFacts game_facts(std::uint32_t id, std::string_view stored) {
   pgn::Position pos = game.start;
   facts.positions.push_back(key40(pos));
   GameSummary& summary = facts.summary;
+  pgn::EndingTracker ending(game.start);
   bool codes_end = false;
   for (const pgn::MoveNode& node : game.moves) {
     // The summary's opening codes: a move's index while it fits one byte, up to the 16th move.
@@ -105,8 +106,13 @@ GameFacts game_facts(std::uint32_t id, std::string_view stored) {
         codes_end = true;
     }
     pos.play_or_pass(node.move);
+    ending.after_move(pos);
     facts.positions.push_back(key40(pos));
   }
+  const pgn::GameEnding ended = ending.finish(pos);
+  summary.ending = ended.ending;
+  summary.repetition = ended.repetition;
+  summary.fifty_moves = ended.fifty_moves;
   sort_unique(facts.positions);
   variation_keys(game.moves, game.start, false, facts.variation_positions);
   sort_unique(facts.variation_positions);

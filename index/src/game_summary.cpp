@@ -10,34 +10,47 @@ namespace {
 
 // The first byte: the result in bits 0-1, then flags, then the speed in bits 4-6 (0, unknown,
 // in every summary written before schema 19).
-enum : std::uint8_t { Annotated = 1 << 2, SetUpStart = 1 << 3, SpeedShift = 4, KnownBits = 0x7F };
-constexpr std::size_t fixed_size = 11;
+// Bit 7 says that the ending's byte follows the plies: schema 20 writes it in every summary, and
+// a summary written before has neither (its ending None until the upgrade rewrites it), so that
+// either reads alone, whatever point an upgrade stopped at.
+enum : std::uint8_t {
+  Annotated = 1 << 2,
+  SetUpStart = 1 << 3,
+  SpeedShift = 4,
+  HasEnding = 1 << 7,
+};
+// The fixed part: the first byte, year, month, day, the ratings, the plies, then the ending's
+// byte, SearchFacts::ending_code (bits 0-4).
+constexpr std::size_t fixed_size = 12, fixed_size_before_endings = 11;
+constexpr std::uint8_t ending_bits = 0x1F;
 
 }  // namespace
 
 void encode_summary(const GameSummary& summary, std::string& out) {
-  out +=
-      char((summary.result & 3) | (summary.annotated ? Annotated : 0) |
-           (summary.standard_start ? 0 : SetUpStart) | std::uint8_t(summary.speed) << SpeedShift);
+  out += char((summary.result & 3) | (summary.annotated ? Annotated : 0) |
+              (summary.standard_start ? 0 : SetUpStart) |
+              std::uint8_t(summary.speed) << SpeedShift | HasEnding);
   bytes::put_big_endian16(out, summary.year);
   out += char(summary.month);
   out += char(summary.day);
   bytes::put_big_endian16(out, summary.white_elo);
   bytes::put_big_endian16(out, summary.black_elo);
   bytes::put_big_endian16(out, summary.plies);
+  out += char(summary.facts().ending_code());
   out.append(reinterpret_cast<const char*>(summary.opening.data()), summary.opening_length);
 }
 
 std::expected<GameSummary, Status> decode_summary(std::string_view bytes) {
-  if (bytes.size() < fixed_size || bytes.size() > fixed_size + GameSummary::opening_plies ||
-      (std::uint8_t(bytes[0]) & ~KnownBits))
+  const bool with_ending = !bytes.empty() && (std::uint8_t(bytes[0]) & HasEnding);
+  const std::size_t fixed = with_ending ? fixed_size : fixed_size_before_endings;
+  if (bytes.size() < fixed || bytes.size() > fixed + GameSummary::opening_plies)
     return std::unexpected(Status::error(Status::Code::Corruption, "game summary damaged"));
   GameSummary summary;
   const auto first = std::uint8_t(bytes[0]);
   summary.result = first & 3;
   summary.annotated = first & Annotated;
   summary.standard_start = !(first & SetUpStart);
-  const unsigned speed = first >> SpeedShift;
+  const unsigned speed = (first & ~HasEnding) >> SpeedShift;
   if (speed >= pgn::speed_count)
     return std::unexpected(Status::error(Status::Code::Corruption, "game summary damaged"));
   summary.speed = pgn::Speed(speed);
@@ -47,11 +60,21 @@ std::expected<GameSummary, Status> decode_summary(std::string_view bytes) {
   summary.white_elo = bytes::read_big_endian16(bytes.substr(5));
   summary.black_elo = bytes::read_big_endian16(bytes.substr(7));
   summary.plies = bytes::read_big_endian16(bytes.substr(9));
-  summary.opening_length = std::uint8_t(bytes.size() - fixed_size);
+  if (with_ending) {
+    const auto code = std::uint8_t(bytes[11]);
+    if ((code & ~ending_bits) || (code & 7) >= pgn::ending_count)
+      return std::unexpected(Status::error(Status::Code::Corruption, "game summary damaged"));
+    SearchFacts facts;
+    facts.set_ending_code(code);
+    summary.ending = facts.ending;
+    summary.repetition = facts.repetition;
+    summary.fifty_moves = facts.fifty_moves;
+  }
+  summary.opening_length = std::uint8_t(bytes.size() - fixed);
   if (summary.opening_length > summary.plies)
     return std::unexpected(Status::error(Status::Code::Corruption, "game summary damaged"));
   for (std::size_t i = 0; i < summary.opening_length; ++i)
-    summary.opening[i] = std::uint8_t(bytes[fixed_size + i]);
+    summary.opening[i] = std::uint8_t(bytes[fixed + i]);
   return summary;
 }
 

@@ -112,7 +112,7 @@ GameOutcome outcome_of(const std::string& file, std::string_view text, pgn::Loca
       if (p.severity == pgn::GameProblem::Severity::Error)
         return Reject{file, p.location, p.message, std::string(text)};
   }
-  return prepare_game(replay.record(), played);
+  return prepare_game(replay.record(), played, &replay.ending());
 }
 
 // The replay visitor of a worker, which also prepares each game as the reader ends it (its

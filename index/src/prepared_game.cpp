@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "pgn/game.h"
+#include "pgn/game_ending.h"
 #include "pgn/text.h"
 #include "pgn/time_control.h"
 #include "pgndb/index/game_codec.h"
@@ -110,7 +111,19 @@ bool annotated(const pgn::GameRecord& game) {
   return false;
 }
 
-GameSummary summarize(const pgn::GameRecord& game, std::string_view opening_codes) {
+// How the main line of `game` ended, playing it.
+pgn::GameEnding ending_of(const pgn::GameRecord& game) {
+  pgn::EndingTracker tracker(game.start);
+  pgn::Position pos = game.start;
+  for (const pgn::MoveNode& node : game.moves) {
+    pos.play_or_pass(node.move);
+    tracker.after_move(pos);
+  }
+  return tracker.finish(pos);
+}
+
+GameSummary summarize(const pgn::GameRecord& game, std::string_view opening_codes,
+                      const pgn::GameEnding& ending) {
   GameSummary summary;
   summary.result = pgn::code_of(pgn::game_result_of(game.result));
   metadata::DateParts date;
@@ -125,6 +138,9 @@ GameSummary summarize(const pgn::GameRecord& game, std::string_view opening_code
   summary.plies = std::uint16_t(std::min<std::size_t>(game.moves.size(), 65535));
   summary.annotated = annotated(game);
   summary.standard_start = game.start == pgn::Position();
+  summary.ending = ending.ending;
+  summary.repetition = ending.repetition;
+  summary.fifty_moves = ending.fifty_moves;
   summary.opening_length = std::uint8_t(opening_codes.size());
   std::copy(opening_codes.begin(), opening_codes.end(), summary.opening.begin());
   return summary;
@@ -132,7 +148,8 @@ GameSummary summarize(const pgn::GameRecord& game, std::string_view opening_code
 
 }  // namespace
 
-PreparedGame prepare_game(const pgn::GameRecord& game, const PlayedMoves* played) {
+PreparedGame prepare_game(const pgn::GameRecord& game, const PlayedMoves* played,
+                          const pgn::GameEnding* ending) {
   PreparedGame prepared;
   prepared.positions.reserve(game.moves.size() + 1);
   std::string opening;
@@ -141,7 +158,7 @@ PreparedGame prepare_game(const pgn::GameRecord& game, const PlayedMoves* played
   auto& in_variations = prepared.variation_positions;
   std::sort(in_variations.begin(), in_variations.end());
   in_variations.erase(std::unique(in_variations.begin(), in_variations.end()), in_variations.end());
-  const GameSummary summary = summarize(game, opening);
+  const GameSummary summary = summarize(game, opening, ending ? *ending : ending_of(game));
   encode_summary(summary, prepared.summary);
   prepared.facts = summary.facts();
   for (std::size_t ply = 0; ply < summary.opening_length; ++ply)

@@ -42,6 +42,7 @@
 #include "metadata_keys.h"
 #include "name_index.h"
 #include "pgn/game.h"
+#include "pgn/game_ending.h"
 #include "pgn/text.h"
 #include "pgn/time_control.h"
 #include "pgndb/index/game_codec.h"
@@ -771,7 +772,7 @@ struct Store::Impl {
     return files.ingest();
   }
 
-  // Brings a database of version 9 to 18 to this schema, in place: what each later version
+  // Brings a database of version 9 to 19 to this schema, in place: what each later version
   // added (add_facts, add_name_index, add_postings, the statistics' slices, the postings' epochs).
   // Version 9 lacks the statistics of popular positions too, which the merge of the slices
   // counts. Killed part-way, it is done again: each step writes whole, the deletions repeat, and
@@ -830,9 +831,11 @@ struct Store::Impl {
       if (Status s = add_epochs_to_postings(); !s.is_ok()) return s;
     // Schema 18 keeps the best-rated games of popular positions: the generations of 17 keep
     // none, and merges count them (merge_statistics). Nothing to do now.
-    // Schema 19 keeps each game's speed (from its TimeControl tag) in its summary and facts.
-    if (version < 19)
-      if (Status s = add_speeds(version >= 11); !s.is_ok()) return s;
+    // Schema 19 keeps each game's speed (from its TimeControl tag) in its summary and facts,
+    // schema 20 how its main line ended.
+    if (version < 20)
+      if (Status s = add_speeds_and_endings(version < 11 ? 10 : version < 19 ? 8 : 9); !s.is_ok())
+        return s;
     if (Status written = write_schema_version(); !written.is_ok()) return written;
     upgraded_from = version;
     version = schema_version;
@@ -880,24 +883,39 @@ struct Store::Impl {
                              "deleting the retired metadata keys");
   }
 
-  // Schema 19: every game's speed, from the TimeControl tag of the stored game, written into
-  // its summary (bits 4-6 of the first byte, 0 before) and its facts (a ninth column). Each
-  // group is written again under its key with its games, so the groups' bounds stay; the
-  // speeds are kept meanwhile, a byte a game (100 MB at 10^8 games). `facts_of_schema_18`: the
-  // facts groups lack the speed column (a database of 11 to 18; add_facts wrote those of 9 and
-  // 10 just now, with it).
-  Status add_speeds(bool facts_of_schema_18) {
+  // Schemas 19 and 20: every game's speed, from the TimeControl tag of the stored game, and
+  // how its main line ended (its moves played again: pgn::EndingTracker), written into its
+  // summary (the speed in bits 4-6 of the first byte, the ending in a byte of its own) and its
+  // facts (the ninth and tenth columns). Each group is written again under its key with its
+  // games, so the groups' bounds stay; both are kept meanwhile, a byte a game (100 MB at 10^8
+  // games). `facts_columns`: how many columns the facts groups have now (8 before schema 19, 9
+  // in 19; add_facts wrote those of 9 and 10 just now, with all 10).
+  Status add_speeds_and_endings(std::size_t facts_columns) {
     if (games == 0) return Status::ok();
-    std::vector<std::uint8_t> speeds(std::size_t(games) + 1, 0);
+    // The speed in bits 0-2, SearchFacts::ending_code in bits 3-7.
+    std::vector<std::uint8_t> found(std::size_t(games) + 1, 0);
     {
       std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(bulk_read_options(), families[Games]));
       for (it->SeekToFirst(); it->Valid(); it->Next()) {
         const std::uint32_t id = game_of_key(it->key().ToStringView());
         if (id == 0 || id > games) continue;
-        // A game that does not decode (verify reports it) keeps an unknown speed.
-        if (auto header = decode_game_header(it->value().ToStringView()))
-          if (const std::string* tag = header->tag("TimeControl"))
-            speeds[id] = std::uint8_t(pgn::speed_of_time_control(*tag));
+        // A game that does not decode (verify reports it) keeps an unknown speed, ending None.
+        auto game = decode_game(it->value().ToStringView());
+        if (!game) continue;
+        SearchFacts facts;
+        if (const std::string* tag = game->tag("TimeControl"))
+          facts.speed = pgn::speed_of_time_control(*tag);
+        pgn::EndingTracker tracker(game->start);
+        pgn::Position pos = game->start;
+        for (const pgn::MoveNode& node : game->moves) {
+          pos.play_or_pass(node.move);
+          tracker.after_move(pos);
+        }
+        const pgn::GameEnding ending = tracker.finish(pos);
+        facts.ending = ending.ending;
+        facts.repetition = ending.repetition;
+        facts.fifty_moves = ending.fifty_moves;
+        found[id] = std::uint8_t(unsigned(facts.speed) | facts.ending_code() << 3);
       }
       if (!it->status().ok()) return from_rocksdb(it->status(), "reading the games");
     }
@@ -917,8 +935,15 @@ struct Store::Impl {
         return s.ok() ? it->status() : s;
       };
     };
-    auto speed_of = [&speeds](std::uint32_t id) {
-      return id < speeds.size() ? pgn::Speed(speeds[id]) : pgn::Speed::Unknown;
+    // Sets the speed and the ending `found` for game `id`.
+    auto set = [&found](std::uint32_t id, auto& facts) {
+      const unsigned v = id < found.size() ? found[id] : 0;
+      SearchFacts in;
+      in.set_ending_code(v >> 3);
+      facts.speed = pgn::Speed(v & 7);
+      facts.ending = in.ending;
+      facts.repetition = in.repetition;
+      facts.fifty_moves = in.fifty_moves;
     };
     TableContent contents[FamilyCount];
     contents[Summaries] =
@@ -931,7 +956,7 @@ struct Store::Impl {
               return Status::error(Status::Code::Corruption, "summaries damaged");
             auto decoded = decode_summary(entry);
             if (!decoded) return decoded.error();
-            decoded->speed = speed_of(id);
+            set(id, *decoded);
             summary.clear();
             encode_summary(*decoded, summary);
             bytes::put_string(out, summary);
@@ -940,13 +965,14 @@ struct Store::Impl {
         });
     contents[Facts] =
         rewrite(Facts, [&](std::uint32_t first, std::string_view group, std::string& out) {
-          auto old = facts_of_schema_18 ? facts::GroupView::parse_schema_18(group)
-                                        : facts::GroupView::parse(group);
+          auto old = facts_columns == 8   ? facts::GroupView::parse_schema_18(group)
+                     : facts_columns == 9 ? facts::GroupView::parse_schema_19(group)
+                                          : facts::GroupView::parse(group);
           if (!old) return old.error();
           std::vector<SearchFacts> games(old->size());
           for (std::size_t i = 0; i < games.size(); ++i) {
             games[i] = old->at(i);
-            games[i].speed = speed_of(first + std::uint32_t(i));
+            set(first + std::uint32_t(i), games[i]);
           }
           facts::encode_group(games, out);
           return Status::ok();

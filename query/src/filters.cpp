@@ -85,7 +85,7 @@ bool Filters::narrows_beyond_position() const {
   return in_variations || !player.empty() || !white.empty() || !black.empty() || !event.empty() ||
          !site.empty() || !winner.empty() || !loser.empty() || player_re || white_re || black_re ||
          result || eco || date || plies || min_elo || max_elo || annotated || speeds ||
-         rating_groups;
+         rating_groups || endings || repetition || fifty_moves;
 }
 
 std::optional<index::StatisticsSlice> Filters::statistics_slice() const {
@@ -93,7 +93,8 @@ std::optional<index::StatisticsSlice> Filters::statistics_slice() const {
   const bool only_ratings_and_dates =
       !in_variations && player.empty() && white.empty() && black.empty() && event.empty() &&
       site.empty() && winner.empty() && loser.empty() && !player_re && !white_re && !black_re &&
-      !result && !eco && !plies && !annotated && !speeds && !rating_groups;
+      !result && !eco && !plies && !annotated && !speeds && !rating_groups && !endings &&
+      !repetition && !fifty_moves;
   if (!only_ratings_and_dates) return std::nullopt;
   index::FactsFilter facts;
   if (date) facts.date = index::FactsFilter::Range{date->low, date->high};
@@ -144,6 +145,22 @@ std::span<const FilterField> filter_fields() {
        FilterField::Text, &F::speed},
       {"rating-groups", "players' average rating in lichess's groups: 0,1000,1200,...,2200,2500",
        FilterField::Text, &F::rating_groups},
+      {"ending",
+       "how the main line ended: checkmate,stalemate,insufficient-material,fivefold,"
+       "seventy-five,threefold,fifty,none",
+       FilterField::Text, &F::ending},
+      {"repetition",
+       "a position stood three times at some ply",
+       FilterField::Switch,
+       {},
+       {},
+       &F::repetition},
+      {"fifty-moves",
+       "50 moves without a capture or a pawn move at some ply",
+       FilterField::Switch,
+       {},
+       {},
+       &F::fifty_moves},
   };
   return fields;
 }
@@ -281,6 +298,16 @@ std::expected<Filters, std::string> parse_filters(const FilterText& text) {
                             "' is not a group: 0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500"));
     f.rating_groups |= std::uint16_t(1u << unsigned(at - floors.begin()));
   }
+  for (std::string_view item : comma_items(text.ending)) {
+    const auto ending = pgn::parse_ending(item);
+    if (!ending)
+      return Error(pgn::cat("--ending: '", item,
+                            "' is not checkmate, stalemate, insufficient-material, fivefold, "
+                            "seventy-five, threefold, fifty or none"));
+    f.endings |= std::uint8_t(1u << unsigned(*ending));
+  }
+  f.repetition = text.repetition;
+  f.fifty_moves = text.fifty_moves;
   return f;
 }
 

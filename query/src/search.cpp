@@ -288,13 +288,20 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
   if (filters.annotated) search.plan_.checked.emplace_back("annotated");
   if (filters.speeds) search.plan_.checked.emplace_back("speed");
   if (filters.rating_groups) search.plan_.checked.emplace_back("rating groups");
+  if (filters.endings) search.plan_.checked.emplace_back("ending");
+  if (filters.repetition) search.plan_.checked.emplace_back("repetition");
+  if (filters.fifty_moves) search.plan_.checked.emplace_back("fifty moves");
   search.check_facts_ |= filters.min_elo || filters.max_elo || filters.annotated ||
-                         filters.speeds || filters.rating_groups;
+                         filters.speeds || filters.rating_groups || filters.endings ||
+                         filters.repetition || filters.fifty_moves;
   search.facts_filter_.min_elo = filters.min_elo;
   search.facts_filter_.max_elo = filters.max_elo;
   search.facts_filter_.annotated = filters.annotated;
   search.facts_filter_.speeds = filters.speeds;
   search.facts_filter_.rating_groups = filters.rating_groups;
+  search.facts_filter_.endings = filters.endings;
+  search.facts_filter_.repetition = filters.repetition;
+  search.facts_filter_.fifty_moves = filters.fifty_moves;
   if (order != Order::Id) {
     search.plan_.order = order == Order::Date             ? "date"
                          : order == Order::DateDescending ? "date, latest first"

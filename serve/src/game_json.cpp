@@ -71,17 +71,26 @@ Json player(const pgn::GameRecord& game, std::string_view name_tag, std::string_
 }  // namespace
 
 Json game_json(std::uint32_t id, const pgn::GameRecord& game) {
-  Json out = listed_game(id, game);
+  std::vector<pgn::Move> main_line;
+  main_line.reserve(game.moves.size());
+  for (const pgn::MoveNode& node : game.moves) main_line.push_back(node.move);
+  const pgn::GameEnding ending = pgn::game_ending(game.start, main_line);
+  Json out = listed_game(id, game, &ending);
   out["start"] = pgn::to_fen(game.start);
   if (!game.leading_comments.empty()) out["leading_comments"] = strings(game.leading_comments);
   out["moves"] = line_json(game.moves, game.start, 1);
   return out;
 }
 
-Json listed_game(std::uint32_t id, const pgn::GameRecord& game) {
+Json listed_game(std::uint32_t id, const pgn::GameRecord& game, const pgn::GameEnding* ending) {
   Json out;
   out["id"] = id;
   out["result"] = game.result;
+  if (ending) {
+    out["ending"] = pgn::to_text(ending->ending);
+    out["repetition"] = ending->repetition;
+    out["fifty_moves"] = ending->fifty_moves;
+  }
   Json tags = Json::object();
   for (const auto& [name, value] : game.tags) tags[name] = value;
   out["tags"] = std::move(tags);

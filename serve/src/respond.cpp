@@ -491,7 +491,10 @@ Answer api_find(const index::Store& store, const Parameters& parameters) {
     }
     auto game = store.game_header(**id);
     if (!game) return std::unexpected(failed(game.error()));
-    Json g = listed_game(**id, *game);
+    auto summary = store.summary(**id);
+    if (!summary) return std::unexpected(failed(summary.error()));
+    const pgn::GameEnding ending = summary->game_ending();
+    Json g = listed_game(**id, *game, &ending);
     if (filters->position) {
       auto at = store.main_line_at(**id, pgn::repetition_key(*filters->position));
       if (!at) return std::unexpected(failed(at.error()));

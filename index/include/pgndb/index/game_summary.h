@@ -33,6 +33,9 @@ struct GameSummary {
   bool annotated = false;
   bool standard_start = true;              // no SetUp/FEN position
   pgn::Speed speed = pgn::Speed::Unknown;  // from the TimeControl tag (schema 19)
+  // How the main line ended, a repetition or fifty moves on the way (schema 20).
+  pgn::Ending ending = pgn::Ending::None;
+  bool repetition = false, fifty_moves = false;
   // The first main-line moves as game_codec numbers them (their index among the pseudo-legal
   // moves of the position before each): min(plies, opening_plies) of them, or fewer when a
   // move's index does not fit a byte or a move is a null move (the codes stop there).
@@ -41,14 +44,18 @@ struct GameSummary {
 
   // A sortable date: year, month, day in one number, 0 for unknown parts.
   std::uint32_t date_number() const { return std::uint32_t(year) << 16 | month << 8 | day; }
+  // How the game ended, as kept (the ply is not kept: 0).
+  pgn::GameEnding game_ending() const { return {ending, 0, repetition, fifty_moves}; }
   // The facts the facts family keeps of the game.
   SearchFacts facts() const {
-    return {result, annotated, year, month, day, white_elo, black_elo, plies, speed};
+    return {result,    annotated, year,  month,  day,        white_elo,
+            black_elo, plies,     speed, ending, repetition, fifty_moves};
   }
 };
 
 // The stored form (docs/storage.md, "Summaries") and back; Corruption when the bytes are not a
-// summary.
+// summary. A summary written before schema 20 reads too, its ending None (the upgrade to 20
+// rewrites every summary).
 void encode_summary(const GameSummary& summary, std::string& out);
 [[nodiscard]] std::expected<GameSummary, Status> decode_summary(std::string_view bytes);
 

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pgn/game_ending.h"
 #include "pgn/game_record.h"
 #include "pgn/types.h"
 #include "pgndb/index/game_codec.h"
@@ -45,9 +46,11 @@ struct PreparedGame {
 };
 
 // With `played` (what the replay computed of each move: game_codec.h), the moves are not played
-// again to encode the game and find its positions.
+// again to encode the game and find its positions; with `ending` (what the replay found of how
+// its main line ended: pgn::ReplayVisitor::ending), not again to find that.
 [[nodiscard]] PreparedGame prepare_game(const pgn::GameRecord& game,
-                                        const PlayedMoves* played = nullptr);
+                                        const PlayedMoves* played = nullptr,
+                                        const pgn::GameEnding* ending = nullptr);
 
 // Calls `each(std::string_view key)` for every key packed in PreparedGame::metadata, in order.
 template <class Each>

@@ -1,13 +1,14 @@
 // The fixed facts of a game that filters check and searches sort by: result, date, ratings,
-// plies, annotated, speed. They are kept for every game in the `facts` column family, bit-packed in
-// columns (docs/storage.md, "Facts"), so that checking a million candidates reads a few
-// megabytes without decompressing anything.
+// plies, annotated, speed, how the game ended. They are kept for every game in the `facts` column
+// family, bit-packed in columns (docs/storage.md, "Facts"), so that checking a million candidates
+// reads a few megabytes without decompressing anything.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <optional>
 
+#include "pgn/game_ending.h"
 #include "pgn/time_control.h"
 
 namespace pgndb::index {
@@ -20,7 +21,21 @@ struct SearchFacts {
   std::uint16_t white_elo = 0, black_elo = 0;  // 0 when unknown
   std::uint16_t plies = 0;                     // main-line plies (at most 65,535)
   pgn::Speed speed = pgn::Speed::Unknown;      // from the TimeControl tag
+  // How the main line ended on the board, and whether a threefold repetition or 50 moves
+  // without a capture or a pawn move occurred on it (pgn::GameEnding; schema 20).
+  pgn::Ending ending = pgn::Ending::None;
+  bool repetition = false, fifty_moves = false;
 
+  // The three in one number, as the facts column and the summary keep them: the ending in bits
+  // 0-2, the repetition in bit 3, the fifty moves in bit 4.
+  std::uint8_t ending_code() const {
+    return std::uint8_t(unsigned(ending) | (repetition ? 8 : 0) | (fifty_moves ? 16 : 0));
+  }
+  void set_ending_code(unsigned code) {
+    ending = pgn::Ending(code & 7);
+    repetition = code & 8;
+    fifty_moves = code & 16;
+  }
   // A sortable date: year, month, day in one number, 0 for unknown parts.
   std::uint32_t date_number() const { return std::uint32_t(year) << 16 | month << 8 | day; }
   bool operator==(const SearchFacts&) const = default;
@@ -43,9 +58,9 @@ inline std::optional<unsigned> rating_group(unsigned white, unsigned black) {
 
 // What a search checks on its candidates' facts, every part optional: each range inclusive,
 // the date as date_number() (a game of unknown year fails a date range: the date index holds
-// known years only), the ratings both known and within, the speed and the rating group among
-// those given. Store::select_facts checks it reading
-// only the fields it names.
+// known years only), the ratings both known and within, the speed, the rating group and the
+// ending among those given, a repetition or fifty moves when asked. Store::select_facts checks
+// it reading only the fields it names.
 struct FactsFilter {
   struct Range {
     std::uint32_t low, high;
@@ -58,6 +73,9 @@ struct FactsFilter {
   std::uint8_t speeds = 0;
   // Bit g set: games of rating group g (rating_group) pass, both ratings known; 0: no filter.
   std::uint16_t rating_groups = 0;
+  // Bit e set: games that ended as pgn::Ending(e) pass; 0: no ending filter.
+  std::uint8_t endings = 0;
+  bool repetition = false, fifty_moves = false;  // only games where one occurred
 
   bool checks_ratings() const { return min_elo || max_elo; }
   bool rating_holds(unsigned elo) const {
@@ -73,7 +91,15 @@ struct FactsFilter {
            (!plies || plies->holds(s.plies)) &&
            (!checks_ratings() || (rating_holds(s.white_elo) && rating_holds(s.black_elo))) &&
            (!annotated || s.annotated) && (!speeds || (speeds >> unsigned(s.speed) & 1)) &&
-           (!rating_groups || in_rating_groups(s.white_elo, s.black_elo));
+           (!rating_groups || in_rating_groups(s.white_elo, s.black_elo)) &&
+           ending_holds(s.ending_code());
+  }
+  bool checks_ending() const { return endings || repetition || fifty_moves; }
+  // Whether a game of SearchFacts::ending_code `code` passes the ending, repetition and fifty
+  // moves parts.
+  bool ending_holds(unsigned code) const {
+    return (!endings || (endings >> (code & 7) & 1)) && (!repetition || (code & 8)) &&
+           (!fifty_moves || (code & 16));
   }
 };
 

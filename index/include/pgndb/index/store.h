@@ -38,8 +38,10 @@ namespace pgndb::index {
 // merges no longer rewrite the whole family. 18: the statistics of popular positions keep their
 // best-rated games (the explorer's top games; a database of version 17 is upgraded by writing
 // the version: its generations keep none, which lookups do without, reading the games, and which
-// the merges of the size tiers and `pgndb compact` count).
-inline constexpr std::uint32_t schema_version = 19;
+// the merges of the size tiers and `pgndb compact` count). 19: each game's speed in its summary
+// and facts. 20: how its main line ended (checkmate, stalemate, ..., a repetition or fifty moves
+// on the way: pgn::GameEnding) in its summary and facts; the upgrade plays every game again.
+inline constexpr std::uint32_t schema_version = 20;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path

@@ -38,6 +38,9 @@ struct FilterText {
   bool annotated = false;                     // only games with comments or variations
   std::string speed;                          // blitz,rapid: lichess's speeds, a list
   std::string rating_groups;                  // 1600,1800: lichess's rating groups, a list
+  std::string ending;                         // checkmate,stalemate: how games ended, a list
+  bool repetition = false;                    // a threefold repetition at some ply
+  bool fifty_moves = false;                   // 50 moves without capture or pawn move
 };
 
 // One filter as users name it: the CLI's option `--NAME` and the server's parameter `NAME`
@@ -81,6 +84,9 @@ struct Filters {
   // As index::FactsFilter's: bit pgn::Speed s, bit index::rating_group g; 0 for no filter.
   std::uint8_t speeds = 0;
   std::uint16_t rating_groups = 0;
+  // As index::FactsFilter's: bit pgn::Ending e; 0 for no filter.
+  std::uint8_t endings = 0;
+  bool repetition = false, fifty_moves = false;
 
   // True when a filter beside the position (or the variations) selects games: the index's
   // statistics of a position count all its games, so only a tree without one can use them.

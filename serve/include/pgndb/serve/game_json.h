@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "pgn/game_ending.h"
 #include "pgn/game_record.h"
 
 namespace pgndb::serve {
@@ -14,15 +15,20 @@ namespace pgndb::serve {
 // from (tags in the game's order).
 using Json = nlohmann::ordered_json;
 
-// `{"id", "result", "tags": {...}, "start": FEN, "leading_comments": [...], "moves": [...]}`:
+// `{"id", "result", "ending", "repetition", "fifty_moves", "tags": {...}, "start": FEN,
+// "leading_comments": [...], "moves": [...]}` (the ending as listed_game, from the main line):
 // each move `{"ply", "san", "uci", "fen", "nags", "comments_before", "comments_after",
 // "variations": [[moves...]...], "comments_after_variations"}`, the empty arrays left out.
 // `ply` counts from 1 within the game, variations included (a variation's first move has the
 // ply of the move it replaces).
 [[nodiscard]] Json game_json(std::uint32_t id, const pgn::GameRecord& game);
 
-// A game as a search lists it (pgndb find --format json, /api/find): `{"id", "result", "tags"}`.
-[[nodiscard]] Json listed_game(std::uint32_t id, const pgn::GameRecord& game);
+// A game as a search lists it (pgndb find --format json, /api/find): `{"id", "result", "tags"}`;
+// with `ending` (as the index keeps it), after "result": `"ending"` (pgn::Ending's name:
+// "checkmate", ..., "none"), `"repetition"` and `"fifty_moves"` (whether a threefold
+// repetition, or 50 moves without a capture or a pawn move, occurred at some ply).
+[[nodiscard]] Json listed_game(std::uint32_t id, const pgn::GameRecord& game,
+                               const pgn::GameEnding* ending = nullptr);
 
 // The text of a JSON value, on one line. Bytes that are not UTF-8 become U+FFFD instead of
 // failing the output (the importer stores text as UTF-8; this is the guard).
