@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -379,4 +380,72 @@ TEST_CASE("figurines in movetext are read as the pieces they show, in either col
   CHECK(contains(r.out, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O Qg5 *"));
   CHECK(contains(r.out, "1. e8=Q Kf6 *"));
   CHECK(contains(r.err, "normalized: 2, copied unchanged: 0"));
+}
+
+TEST_CASE("show and find tell how games ended, by the laws, whatever the result tag says") {
+  TempDir dir;
+  // Written for the test, each ending worked out by hand from the Laws: a checkmate at ply 4
+  // (the fool's mate); a stalemate (Qf7: the king on h8 has no move and is not in check); a
+  // capture of a rook leaving bare kings at ply 1, the game going on after it (dead position, Law
+  // 5.2.2; a lone knight there would have been dead at the start);
+  // the start position a third time at the last ply (a threefold claim); the same repetition
+  // in the middle of a game that goes on (no ending on the board, a repetition on the way).
+  write_file(dir / "endings.pgn",
+             "[Event \"mate\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n"
+             "[Event \"stalemate\"]\n[SetUp \"1\"]\n[FEN \"7k/4Q3/6K1/8/8/8/8/8 w - - 0 1\"]\n"
+             "[Result \"1/2-1/2\"]\n\n1. Qf7 1/2-1/2\n\n"
+             "[Event \"dead\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/3r4/4K3 w - - 0 1\"]\n"
+             "[Result \"1/2-1/2\"]\n\n1. Kxd2 Ke7 2. Ke3 1/2-1/2\n\n"
+             "[Event \"threefold\"]\n[Result \"1/2-1/2\"]\n\n"
+             "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2\n\n"
+             "[Event \"repeated, then on\"]\n[Result \"1-0\"]\n\n"
+             "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 1-0\n");
+  SplitRun imported = run_in(dir, "import --db db endings.pgn");
+  INFO(imported.err);
+  REQUIRE(imported.exit_code == 0);
+  const std::pair<const char*, const char*> shown[] = {
+      {"1", "Ended: checkmate (Law 5.1.1), at ply 4\n"},
+      {"2", "Ended: stalemate (Law 5.2.1), at ply 1\n"},
+      {"3", "Ended: a dead position: neither side can checkmate (Laws 5.2.2, 6.9), at ply 1\n"},
+      {"4",
+       "Ended: the position stood a third time: a draw could be claimed (Law 9.2), at ply 8 "
+       "(on the way: a threefold repetition)\n"},
+      {"5", "Ended: not on the board (on the way: a threefold repetition)\n"}};
+  for (const auto& [id, line] : shown) {
+    SplitRun r = run_in(dir, std::string("show --db db ") + id);
+    INFO("game " << id << ": " << r.out);
+    CHECK(r.exit_code == 0);
+    CHECK(contains(r.out, line));
+  }
+  // The material at the end, in the seeds' values: the fool's mate captured nothing (39 each);
+  // the stalemate has White's queen; the dead position bare kings.
+  CHECK(contains(run_in(dir, "show --db db 1").out, "Material: White 39, Black 39 "));
+  CHECK(contains(run_in(dir, "show --db db 2").out, "Material: White 9, Black 0 "));
+  CHECK(contains(run_in(dir, "show --db db 3").out, "Material: White 0, Black 0 "));
+  const std::pair<const char*, const char*> found[] = {
+      {"--ending checkmate", "1\n"},
+      {"--ending stalemate", "2\n"},
+      {"--ending insufficient-material", "3\n"},
+      {"--ending threefold", "4\n"},
+      {"--ending none", "5\n"},
+      {"--ending checkmate,stalemate", "1\n2\n"},
+      {"--repetition", "4\n5\n"},
+      {"--repetition --result 1-0", "5\n"},
+      {"--fifty-moves", ""},
+      {"--ending fivefold,seventy-five,fifty", ""}};
+  for (const auto& [filter, ids] : found) {
+    SplitRun r = run_in(dir, std::string("find --db db --format json ") + filter);
+    INFO(filter << ": " << r.out << r.err);
+    CHECK(r.exit_code == 0);
+    std::string listed;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);)
+      listed += line.substr(6, line.find(',') - 6) + "\n";
+    CHECK(listed == ids);
+  }
+  SplitRun json = run_in(dir, "find --db db --format json --ending threefold");
+  CHECK(contains(json.out, R"("ending":"threefold","repetition":true,"fifty_moves":false)"));
+  SplitRun bad = run_in(dir, "find --db db --ending resigned");
+  CHECK(bad.exit_code == 2);
+  CHECK(contains(bad.err, "--ending: 'resigned' is not checkmate"));
 }

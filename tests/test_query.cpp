@@ -803,6 +803,17 @@ TEST_CASE("show draws the board pgn-extract reaches at that ply, as text and as 
       // pgn-extract's FEN after `ply` moves: placement, side to move, castling.
       const std::string& board = game[ply - 1];
       CHECK(r.out.find("\nFEN: " + board + " ") != std::string::npos);
+      // The material in the seeds' values, counted on pgn-extract's board.
+      int material[2] = {0, 0};
+      for (const char c : board.substr(0, board.find(' '))) {
+        const std::string_view letters = "pnbrq";
+        const int values[] = {1, 3, 3, 5, 9};
+        const std::size_t at = letters.find(char(std::tolower(static_cast<unsigned char>(c))));
+        if (at != std::string_view::npos)
+          material[std::islower(static_cast<unsigned char>(c)) ? 1 : 0] += values[at];
+      }
+      CHECK(r.out.find("\nMaterial: White " + std::to_string(material[0]) + ", Black " +
+                       std::to_string(material[1]) + " ") != std::string::npos);
       // The drawing, read back square by square, has the same placement.
       const std::string drawing = pgndb::test::read_file(svg);
       static const std::regex piece(
