@@ -5,10 +5,14 @@
 #include <boost/program_options.hpp>
 #include <expected>
 #include <iostream>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "pgn/piece_letters.h"
+#include "pgn/writer.h"
 
 namespace pgndb::cli {
 
@@ -60,6 +64,20 @@ int parse_then_run(std::string_view name, const po::variables_map& vm,
 // `output` (`-` for standard output) is none of `inputs`: writing it would truncate one first.
 [[nodiscard]] std::expected<void, std::string> output_apart(const std::string& output,
                                                             const std::vector<std::string>& inputs);
+
+// Piece letters (pgn/piece_letters.h). `--lang CODE` where a command reads PGN (check, import,
+// normalize): the letters its moves are written in, every game read in them (none: English, and
+// a game that does not read in English is tried in the others'). Where it writes moves (export,
+// show, and normalize's `--output-lang`), with `--figurine`: the letters written, outside PGN's
+// export format (which wants English).
+void declare_reading_language(po::options_description& options);
+void declare_writing_language(po::options_description& options, std::string_view option = "lang");
+// The letters `--OPTION` names (nothing when it is not given), or a message listing the codes.
+[[nodiscard]] std::expected<std::optional<pgn::PieceLetters>, std::string> language_option(
+    const po::variables_map& vm, std::string_view option = "lang");
+// How moves are written: `--OPTION` (declare_writing_language) and `--figurine`, not both.
+[[nodiscard]] std::expected<pgn::WriterOptions, std::string> writer_options(
+    const po::variables_map& vm, std::string_view option = "lang");
 
 // The options of a command that takes the database alone (stats, compact, upgrade).
 struct DatabaseOption {

@@ -3,6 +3,7 @@
 #include <condition_variable>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -25,10 +26,10 @@ struct FileReport {
   std::string io_error;
 };
 
-FileReport check_file(const std::string& file) {
+FileReport check_file(const std::string& file, const std::optional<pgn::PieceLetters>& letters) {
   FileReport report;
   std::ostringstream lines;
-  pgn::ReplayVisitor replay;
+  pgn::ReplayVisitor replay({.letters = letters});
   auto read = for_each_game(file, replay, [&] {
     ++report.games;
     for (const auto& p : replay.problems()) print_problem(lines, file, p);
@@ -53,6 +54,7 @@ void declare_check(po::options_description& options,
                         "PGN files (`-` for standard input; `.zst` files are decompressed)")(
       "jobs,j", po::value<unsigned>()->default_value(0),
       "files checked at once (0: one per core); the report keeps the order of the files");
+  declare_reading_language(options);
   positional.add("files", -1);
 }
 
@@ -60,10 +62,13 @@ void declare_check(po::options_description& options,
 struct CheckOptions {
   std::vector<std::string> files;
   unsigned jobs = 0;
+  std::optional<pgn::PieceLetters> letters;  // --lang
 };
 
 Parsed<CheckOptions> parse_check(const po::variables_map& vm) {
-  CheckOptions o{vm["files"].as<std::vector<std::string>>(), vm["jobs"].as<unsigned>()};
+  auto letters = language_option(vm);
+  if (!letters) return std::unexpected(letters.error());
+  CheckOptions o{vm["files"].as<std::vector<std::string>>(), vm["jobs"].as<unsigned>(), *letters};
   for (auto checked : {within("jobs", o.jobs, 0, 1024), inputs_open(o.files)})
     if (!checked) return std::unexpected(checked.error());
   return o;
@@ -86,7 +91,7 @@ int run_check(const CheckOptions& o) {
   for (unsigned j = 0; j < jobs; ++j) {
     workers.emplace_back([&] {
       for (std::size_t i; !stop && (i = next++) < files.size();) {
-        FileReport report = check_file(files[i]);
+        FileReport report = check_file(files[i], o.letters);
         std::lock_guard lock(mutex);
         reports[i] = std::move(report);
         done[i] = 1;
@@ -123,7 +128,7 @@ int run_check(const CheckOptions& o) {
 
 extern const Command check_command{
     "check", "replay every game and report each problem as FILE:LINE:COL",
-    "pgndb check FILE... [--jobs N]", declare_check, [](const po::variables_map& vm) {
+    "pgndb check FILE... [--jobs N] [--lang CODE]", declare_check, [](const po::variables_map& vm) {
       return parse_then_run("check", vm, parse_check, run_check);
     }};
 

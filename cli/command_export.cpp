@@ -16,6 +16,7 @@ void declare_export(po::options_description& options, po::positional_options_des
   options.add_options()("db", po::value<std::string>()->required(), "database directory")(
       "output,o", po::value<std::string>()->default_value("-"),
       "output file (.pgn, or .pgn.zst compressed); - for standard output");
+  declare_writing_language(options);
   declare_filters(options);
 }
 
@@ -23,13 +24,16 @@ void declare_export(po::options_description& options, po::positional_options_des
 struct ExportOptions {
   std::string db, output;
   query::Filters filters;
+  pgn::WriterOptions writing;
 };
 
 Parsed<ExportOptions> parse_export(const po::variables_map& vm) {
   auto filters = checked_filters(filter_text(vm));
   if (!filters) return std::unexpected(filters.error());
+  auto writing = writer_options(vm);
+  if (!writing) return std::unexpected(writing.error());
   return ExportOptions{vm["db"].as<std::string>(), vm["output"].as<std::string>(),
-                       std::move(*filters)};
+                       std::move(*filters), *writing};
 }
 
 int run_export(const ExportOptions& o) {
@@ -62,7 +66,7 @@ int run_export(const ExportOptions& o) {
       return Usage;
     }
     text.clear();
-    pgn::write_game(*game, text);
+    pgn::write_game(*game, text, o.writing);
     if (auto w = out->write(text); !w) {
       std::cerr << "pgndb export: " << w.error() << '\n';
       return Usage;
@@ -77,7 +81,8 @@ int run_export(const ExportOptions& o) {
 
 extern const Command export_command{
     "export", "write the games that pass the filters as PGN (.pgn.zst compressed)",
-    "pgndb export --db DIR [filters] [-o OUT]", declare_export, [](const po::variables_map& vm) {
+    "pgndb export --db DIR [filters] [-o OUT] [--lang CODE | --figurine]", declare_export,
+    [](const po::variables_map& vm) {
       return parse_then_run("export", vm, parse_export, run_export);
     }};
 

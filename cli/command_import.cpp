@@ -77,6 +77,7 @@ void declare_import(po::options_description& options,
       "clock and an eval on every move at 669; with 20, 494, 396 and 410)")(
       "progress", po::value<std::string>()->default_value("auto"),
       "show progress on stderr: auto (when stderr is a terminal), always, never");
+  declare_reading_language(options);
   positional.add("files", -1);
 }
 
@@ -87,7 +88,8 @@ struct ImportCommandOptions {
   unsigned threads = 0;
   std::size_t batch_games = 0, batch_mb = 0;
   bool skip_duplicates = false;
-  std::string progress;  // auto, always or never
+  std::string progress;                      // auto, always or never
+  std::optional<pgn::PieceLetters> letters;  // --lang
 };
 
 Parsed<ImportCommandOptions> parse_import(const po::variables_map& vm) {
@@ -101,6 +103,9 @@ Parsed<ImportCommandOptions> parse_import(const po::variables_map& vm) {
   o.progress = vm["progress"].as<std::string>();
   if (o.progress != "auto" && o.progress != "always" && o.progress != "never")
     return std::unexpected("--progress must be auto, always or never");
+  auto letters = language_option(vm);
+  if (!letters) return std::unexpected(letters.error());
+  o.letters = *letters;
   for (auto checked :
        {within("threads", o.threads, 0, 1024),
         within("batch", o.batch_games, 1, index::WriteBatch::max_games),
@@ -127,6 +132,7 @@ int run_import(const ImportCommandOptions& o) {
   options.batch_games = o.batch_games;
   options.batch_bytes = o.batch_mb << 20;
   options.skip_duplicates = o.skip_duplicates;
+  options.letters = o.letters;
   // Why games were quarantined, as compilers say it; the first few only, since a damaged file
   // can hold thousands (`pgndb rejects` lists them all, with their texts).
   constexpr std::uint64_t rejects_shown = 20;
@@ -242,7 +248,7 @@ int run_rejects(const RejectsOptions& o) {
 extern const Command import_command{
     "import", "store games in a database (games that cannot be replayed are quarantined)",
     "pgndb import --db DIR FILE... [--threads N] [--skip-duplicates] [--batch N] [--batch-mb MB]\n"
-    "             [--progress auto|always|never]",
+    "             [--progress auto|always|never] [--lang CODE]",
     declare_import, [](const po::variables_map& vm) {
       return parse_then_run("import", vm, parse_import, run_import);
     }};

@@ -2,6 +2,7 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,8 @@ void declare_normalize(po::options_description& options,
       "where to write (`-`: stdout; a name ending in .zst is compressed)")(
       "skip-errors", po::bool_switch(),
       "leave out games with errors instead of copying their original text");
+  declare_reading_language(options);
+  declare_writing_language(options, "output-lang");
   positional.add("files", -1);
 }
 
@@ -32,11 +35,22 @@ struct NormalizeOptions {
   std::vector<std::string> files;
   std::string output;
   bool skip_errors = false;
+  std::optional<pgn::PieceLetters> letters;  // read in these (--lang)
+  pgn::WriterOptions writing;                // written so (--output-lang, --figurine)
 };
 
 Parsed<NormalizeOptions> parse_normalize(const po::variables_map& vm) {
-  NormalizeOptions o{vm["files"].as<std::vector<std::string>>(), vm["output"].as<std::string>(),
-                     vm["skip-errors"].as<bool>()};
+  NormalizeOptions o{vm["files"].as<std::vector<std::string>>(),
+                     vm["output"].as<std::string>(),
+                     vm["skip-errors"].as<bool>(),
+                     std::nullopt,
+                     {}};
+  auto letters = language_option(vm);
+  if (!letters) return std::unexpected(letters.error());
+  o.letters = *letters;
+  auto writing = writer_options(vm, "output-lang");
+  if (!writing) return std::unexpected(writing.error());
+  o.writing = *writing;
   for (auto checked : {inputs_open(o.files), output_apart(o.output, o.files)})
     if (!checked) return std::unexpected(checked.error());
   return o;
@@ -50,7 +64,7 @@ int run_normalize(const NormalizeOptions& o) {
   }
   const bool skip_errors = o.skip_errors;
 
-  pgn::ReplayVisitor replay({.keep_record = true, .keep_text = true});
+  pgn::ReplayVisitor replay({.keep_record = true, .keep_text = true, .letters = o.letters});
   std::string buffer;
   std::string write_error;
   auto flush = [&]() {
@@ -77,7 +91,7 @@ int run_normalize(const NormalizeOptions& o) {
         buffer += replay.original_text();
         buffer += "\n\n";
       } else {
-        pgn::write_game(replay.record(), buffer);
+        pgn::write_game(replay.record(), buffer, o.writing);
       }
       if (buffer.size() > (1 << 20)) written = flush();
       return written;
@@ -102,8 +116,9 @@ int run_normalize(const NormalizeOptions& o) {
 
 extern const Command normalize_command{
     "normalize", "rewrite games in PGN export format (canonical SAN, NAGs, 80 columns)",
-    "pgndb normalize FILE... [-o OUT] [--skip-errors]", declare_normalize,
-    [](const po::variables_map& vm) {
+    "pgndb normalize FILE... [-o OUT] [--skip-errors] [--lang CODE] [--output-lang CODE | "
+    "--figurine]",
+    declare_normalize, [](const po::variables_map& vm) {
       return parse_then_run("normalize", vm, parse_normalize, run_normalize);
     }};
 

@@ -24,6 +24,7 @@ void declare_show(po::options_description& options,
       "ply", po::value<unsigned>(), "the board after N plies (0: the start; default: the end)")(
       "svg", po::value<std::string>(), "also write the board as an SVG drawing to FILE")(
       "flip", po::bool_switch(), "Black at the bottom");
+  declare_writing_language(options);
   positional.add("id", 1);
 }
 
@@ -34,6 +35,7 @@ struct ShowOptions {
   std::optional<std::size_t> ply;  // none: the end
   std::optional<std::string> svg;
   bool flip = false;
+  pgn::WriterOptions writing;
 };
 
 Parsed<ShowOptions> parse_show(const po::variables_map& vm) {
@@ -44,6 +46,9 @@ Parsed<ShowOptions> parse_show(const po::variables_map& vm) {
   if (vm.count("ply")) o.ply = vm["ply"].as<unsigned>();
   if (vm.count("svg")) o.svg = vm["svg"].as<std::string>();
   o.flip = vm["flip"].as<bool>();
+  auto writing = writer_options(vm);
+  if (!writing) return std::unexpected(writing.error());
+  o.writing = *writing;
   return o;
 }
 
@@ -75,6 +80,13 @@ std::string ending_text(const pgn::GameRecord& game) {
                                                    : "50 moves without a capture or a pawn move",
                      ")");
   return line;
+}
+
+// A move's SAN as `writing` writes moves.
+std::string written_san(const std::string& san, const pgn::WriterOptions& writing) {
+  if (!writing.letters && !writing.figurines) return san;
+  return pgn::local_san(san, writing.letters ? *writing.letters : *pgn::piece_letters("en"),
+                        writing.figurines);
 }
 
 }  // namespace
@@ -112,12 +124,12 @@ int run_show(const ShowOptions& o) {
     options.last_move = m;
     const bool white_moved = before.side_to_move() == pgn::White;
     caption += pgn::cat(", after ", before.fullmove_number(), white_moved ? ". " : "... ",
-                        pgn::to_san(before, m));
+                        written_san(pgn::to_san(before, m), o.writing));
   }
   caption += pos.side_to_move() == pgn::White ? ", White to move" : ", Black to move";
 
   std::string text;
-  pgn::write_game(*game, text);
+  pgn::write_game(*game, text, o.writing);
   std::cout << text << caption << ":\n\n"
             << serve::unicode_board(pos, options) << "\nFEN: " << pgn::to_fen(pos) << '\n'
             << "Material: White " << pgn::material_value(pos, pgn::White) << ", Black "
@@ -137,7 +149,8 @@ int run_show(const ShowOptions& o) {
 
 extern const Command show_command{
     "show", "one game as PGN, and its board at a ply as a diagram (--svg: a drawing)",
-    "pgndb show --db DIR ID [--ply N] [--svg FILE] [--flip]", declare_show,
+    "pgndb show --db DIR ID [--ply N] [--svg FILE] [--flip] [--lang CODE | --figurine]",
+    declare_show,
     [](const po::variables_map& vm) { return parse_then_run("show", vm, parse_show, run_show); }};
 
 }  // namespace pgndb::cli

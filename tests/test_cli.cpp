@@ -232,6 +232,8 @@ TEST_CASE(
       {"import --db new --batch-mb 0 " + sample, "--batch-mb must be 1 to"},
       {"import --db new --threads 5000 " + sample, "--threads must be 0 to 1024, not 5000"},
       {"import --db new " + sample + " missing.pgn", "missing.pgn"},
+      {"import --db new --lang xx " + sample, "--lang: 'xx' is not a language pgndb knows (en, cs"},
+      {"find --db new --ending resigned", "--ending: 'resigned'"},
       {"find --db new --format xml", "--format: 'xml'"},
       {"find --db new --sort name", "--sort: 'name'"},
       {"find --db new --date 1990..1980", "--date: the range 1990..1980 is inverted"},
@@ -248,6 +250,12 @@ TEST_CASE(
       {"check missing.pgn", "missing.pgn"},
       {"check --jobs 5000 " + sample, "--jobs must be 0 to 1024"},
       {"normalize -o out.pgn missing.pgn", "missing.pgn"},
+      {"normalize -o out.pgn --output-lang cs --figurine " + sample,
+       "--output-lang and --figurine: give one"},
+      {"normalize -o out.pgn --lang klingon " + sample, "--lang: 'klingon'"},
+      {"check --lang CS " + sample, "--lang: 'CS'"},
+      {"export --db new -o out.pgn --lang xx", "--lang: 'xx'"},
+      {"show --db new 1 --figurine --lang de", "--lang and --figurine: give one"},
       {"perft --depth 30", "--depth must be between 1 and 20"},
   };
   for (const Refused& c : cases) {
@@ -448,4 +456,46 @@ TEST_CASE("show and find tell how games ended, by the laws, whatever the result 
   SplitRun bad = run_in(dir, "find --db db --ending resigned");
   CHECK(bad.exit_code == 2);
   CHECK(contains(bad.err, "--ending: 'resigned' is not checkmate"));
+}
+
+TEST_CASE("lang: --lang forces the piece letters a game is read in, and writes moves in them") {
+  TempDir dir;
+  // S is a bishop in Czech and a knight in German: 3. Sb5 reads in either, but 2. Jf3 only in
+  // Czech. Read as German (forced), the game stops at the first move German cannot read.
+  write_file(dir / "cs.pgn",
+             "[Event \"cs\"]\n[Result \"*\"]\n\n1. e4 e5 2. Jf3 Jc6 3. Sb5 a6 "
+             "4. Sxc6 dxc6 5. O-O Dg5 *\n");
+  SplitRun found = run_in(dir, "check cs.pgn");
+  CHECK(found.exit_code == 0);
+  CHECK(contains(found.out,
+                 "cs.pgn:1:1: warning: the moves are written with the piece letters of "
+                 "Czech or Slovak"));
+  SplitRun forced = run_in(dir, "check --lang cs cs.pgn");
+  CHECK(forced.exit_code == 0);
+  CHECK(contains(forced.out, "games: 1, ok: 1, warnings: 0, errors: 0"));
+  SplitRun wrong = run_in(dir, "check --lang de cs.pgn");
+  CHECK(wrong.exit_code == 1);
+  CHECK(contains(wrong.out, "cs.pgn:4:13: error: unreadable move 'Jf3' in German piece letters"));
+  // --lang en reads English alone: the game is not tried in other letters.
+  CHECK(run_in(dir, "check --lang en cs.pgn").exit_code == 1);
+  // Imported in Czech, exported in English, Hungarian (F bishop, B rook... H knight, V queen)
+  // and figurines; shown in Polish.
+  REQUIRE(run_in(dir, "import --db db --lang cs cs.pgn").exit_code == 0);
+  const std::pair<const char*, const char*> written[] = {
+      {"", "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O Qg5 *"},
+      {"--lang hu", "1. e4 e5 2. Hf3 Hc6 3. Fb5 a6 4. Fxc6 dxc6 5. O-O Vg5 *"},
+      {"--figurine",
+       "1. e4 e5 2. \u2658f3 \u2658c6 3. \u2657b5 a6 4. \u2657xc6 dxc6 5. O-O \u2655g5 *"}};
+  for (const auto& [option, line] : written) {
+    SplitRun r = run_in(dir, std::string("export --db db ") + option);
+    INFO(option << ": " << r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(contains(r.out, line));
+  }
+  SplitRun shown = run_in(dir, "show --db db 1 --lang pl");
+  CHECK(contains(shown.out, "1. e4 e5 2. Sf3 Sc6 3. Gb5 a6 4. Gxc6 dxc6 5. O-O Hg5 *"));
+  CHECK(contains(shown.out, "Ply 10, after 5... Hg5, White to move"));
+  // normalize reads in one language (--lang) and writes in another (--output-lang).
+  SplitRun french = run_in(dir, "normalize --lang cs --output-lang fr cs.pgn");
+  CHECK(contains(french.out, "1. e4 e5 2. Cf3 Cc6 3. Fb5 a6 4. Fxc6 dxc6 5. O-O Dg5 *"));
 }

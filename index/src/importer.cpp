@@ -119,7 +119,10 @@ GameOutcome outcome_of(const std::string& file, std::string_view text, pgn::Loca
 // text is valid only then) while `collect` has somewhere to put them.
 class GameCollector final : public pgn::ReplayVisitor {
  public:
-  GameCollector() : ReplayVisitor({.keep_record = true, .keep_text = false}) {}
+  // `letters`: the piece letters every game is read in (ImportOptions::letters).
+  explicit GameCollector(const std::optional<pgn::PieceLetters>& letters)
+      : ReplayVisitor({.keep_record = true, .keep_text = false, .letters = letters}),
+        first_language_(letters ? letters->language : "en") {}
   // Outcomes go to `sink` (nothing collected while it is null), naming `file`.
   void collect(const std::string* file, std::vector<GameOutcome>* sink) {
     file_ = file;
@@ -135,7 +138,7 @@ class GameCollector final : public pgn::ReplayVisitor {
     ReplayVisitor::end_game(text);
     // A game read again in another language's piece letters was played by another visitor:
     // what this one collected is of the first reading, and the encoder replays the record.
-    const PlayedMoves* played = language() == "en" ? &played_ : nullptr;
+    const PlayedMoves* played = language() == first_language_ ? &played_ : nullptr;
     if (sink_) sink_->push_back(outcome_of(*file_, text, at_, *this, played));
   }
 
@@ -145,6 +148,7 @@ class GameCollector final : public pgn::ReplayVisitor {
     if (sink_) played_.add(before, move, after);
   }
   PlayedMoves played_;
+  std::string_view first_language_;  // of the first reading of each game
   const std::string* file_ = nullptr;
   std::vector<GameOutcome>* sink_ = nullptr;
   pgn::Location at_;
@@ -298,8 +302,9 @@ GameOutcome prepare(const std::string& file, std::string_view text, pgn::Locatio
 // prepare the chunks in any order; the calling thread takes them in file order and writes them.
 class Pipeline {
  public:
-  Pipeline(std::string path, std::uint64_t skip, unsigned workers)
-      : path_(std::move(path)), skip_(skip) {
+  Pipeline(std::string path, std::uint64_t skip, unsigned workers,
+           const std::optional<pgn::PieceLetters>& letters)
+      : path_(std::move(path)), skip_(skip), letters_(letters), reader_games_(letters) {
     // Named, so that top -H and perf tell the stages apart.
     reader_ = std::thread([this] {
       pthread_setname_np(pthread_self(), "pgndb-read");
@@ -608,7 +613,7 @@ class Pipeline {
   }
 
   void work(unsigned worker) {
-    GameCollector games;
+    GameCollector games(letters_);
     std::vector<std::unique_ptr<Chunk>> spent;
     for (;;) {
       Chunk* chunk;
@@ -644,6 +649,7 @@ class Pipeline {
 
   const std::string path_;
   const std::uint64_t skip_;
+  const std::optional<pgn::PieceLetters> letters_;  // ImportOptions::letters
   std::atomic<std::uint64_t> bytes_read_{0};
   std::mutex mutex_;
   std::condition_variable changed_;
@@ -690,7 +696,7 @@ std::expected<FileImport, Status> import_file(Store& store, const std::string& p
 
   const unsigned threads =
       options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  Pipeline pipeline(path, progress.games, threads);
+  Pipeline pipeline(path, progress.games, threads, options.letters);
   WriteBatch batch = store.begin_batch();
   // A full batch is committed on its own thread while the next one fills: writing table files
   // and waiting for them to reach the disk then costs no time of this thread.

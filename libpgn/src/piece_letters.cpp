@@ -74,6 +74,24 @@ std::string english_san(std::string_view token, const PieceLetters& letters) {
   return out;
 }
 
+std::string local_san(std::string_view san, const PieceLetters& letters, bool figurines) {
+  constexpr std::string_view english = "NBRQK";  // Knight..King
+  // U+2658 ♘, U+2657 ♗, U+2656 ♖, U+2655 ♕, U+2654 ♔: E2 99 98..94.
+  constexpr std::string_view glyphs[] = {"\u2658", "\u2657", "\u2656", "\u2655", "\u2654"};
+  std::string out;
+  out.reserve(san.size() + (figurines ? 2 : 0));
+  for (const char c : san) {
+    const std::size_t piece = english.find(c);
+    if (piece == std::string_view::npos)
+      out += c;
+    else if (figurines)
+      out += glyphs[piece];
+    else
+      out += letters.letters[piece];
+  }
+  return out;
+}
+
 std::expected<Move, SanError> parse_san(const Position& pos, std::string_view text,
                                         const PieceLetters& letters) {
   // In another language a capital is one of its piece letters, castling's O, or the null

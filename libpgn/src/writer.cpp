@@ -103,7 +103,8 @@ class LineBreaker {
 
 class MovetextWriter {
  public:
-  explicit MovetextWriter(LineBreaker& lines) : lines_(lines) {}
+  MovetextWriter(LineBreaker& lines, const WriterOptions& options)
+      : lines_(lines), options_(options) {}
 
   // Writes `line` from `pos`; `force_number` asks for a move number on the first move even when
   // Black plays it (the start of the game or of a variation).
@@ -115,7 +116,12 @@ class MovetextWriter {
         force_number = true;
       }
       write_number(pos, force_number);
-      lines_.token(to_san(pos, node.move));
+      if (options_.letters || options_.figurines)
+        lines_.token(local_san(to_san(pos, node.move),
+                               options_.letters ? *options_.letters : *piece_letters("en"),
+                               options_.figurines));
+      else
+        lines_.token(to_san(pos, node.move));
       for (std::uint8_t nag : node.nags) lines_.token("$" + std::to_string(nag));
       for (const auto& c : node.comments_after) lines_.comment(c);
       force_number = !node.comments_after.empty();
@@ -141,6 +147,7 @@ class MovetextWriter {
   }
 
   LineBreaker& lines_;
+  const WriterOptions& options_;
 };
 
 }  // namespace
@@ -167,7 +174,7 @@ void write_game(const GameRecord& game, std::string& out, const WriterOptions& o
 
   LineBreaker lines(out, options.line_width);
   for (const auto& c : game.leading_comments) lines.comment(c);
-  MovetextWriter(lines).write_line(game.moves, game.start);
+  MovetextWriter(lines, options).write_line(game.moves, game.start);
   lines.token(game.result);
   lines.end();
   out += '\n';

@@ -36,6 +36,13 @@ struct PieceLetters {
 // (`O-O`), files (lowercase) and the other signs are the same in every language.
 [[nodiscard]] std::string english_san(std::string_view token, const PieceLetters& letters);
 
+// The other way: `san`, English SAN as to_san writes it, with `letters`' piece letters (castling
+// stays `O-O`), or with figurines when `figurines` is set (♘ ♗ ♖ ♕ ♔, the one set for either
+// side, as figurine notation prints them). Outside the PGN export format, which wants English
+// letters: `--lang` and `--figurine` of normalize, export and show.
+[[nodiscard]] std::string local_san(std::string_view san, const PieceLetters& letters,
+                                    bool figurines = false);
+
 // parse_san of a move written with `letters`; an error names the token as written. Outside
 // English, a capital letter the language does not use for a piece (nor O, nor Z of `Z0`) is
 // unreadable rather than taken as English.

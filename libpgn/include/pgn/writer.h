@@ -1,9 +1,11 @@
 // PGN export format (PGN standard, section 8): what `pgndb normalize` and `export` write.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "pgn/game_record.h"
+#include "pgn/piece_letters.h"
 
 namespace pgn {
 
@@ -11,6 +13,11 @@ struct WriterOptions {
   // Lines are broken at spaces so that none is longer than this; the standard asks for fewer
   // than 80 characters. (A single longer word, such as a URL in a comment, stands alone.)
   std::size_t line_width = 79;
+  // Moves with another language's piece letters, or figurines (local_san): outside the export
+  // format, which wants English letters; reading them back needs those letters (--lang) or
+  // reads figurines as any pgndb reader does.
+  std::optional<PieceLetters> letters = std::nullopt;
+  bool figurines = false;
 };
 
 // Appends `game` to `out`: the Seven Tag Roster in its order (missing ones as "?",

@@ -7,10 +7,13 @@
 #include <cstdint>
 #include <expected>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "pgndb/index/status.h"
 #include "pgndb/index/store.h"
+
+#include "pgn/piece_letters.h"
 
 namespace pgndb::index {
 
@@ -37,6 +40,9 @@ struct ImportOptions {
   // Leave out games identical to one stored (same moves, players, date and result) instead of
   // storing them marked as duplicates.
   bool skip_duplicates = false;
+  // The piece letters the moves are written in (pgn/piece_letters.h): every game read in them.
+  // None: English, and a game that does not read in English is tried in the other languages'.
+  std::optional<pgn::PieceLetters> letters = std::nullopt;
   // Called on the importing thread after every few hundred games.
   std::function<void(const ImportProgress&)> on_progress;
   // Called on the importing thread for each game quarantined, in file order, before it is
