@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -49,6 +50,46 @@ std::vector<std::vector<std::string>> pgn_extract_boards(const fs::path& file) {
       games.back().push_back((*m)[1].str());
   }
   return games;
+}
+
+// The move tokens pgn-extract writes of each game of `file` with `letters` (its -Wsan: pawn,
+// knight, bishop, rook, queen, king), variations' moves in place, without move numbers.
+std::vector<std::vector<std::string>> pgn_extract_san(const fs::path& file,
+                                                      const std::string& letters) {
+  auto r = run_command("/usr/games/pgn-extract -s -C -N -Wsan" + letters + " " + quoted(file) +
+                       " 2>/dev/null");
+  REQUIRE(r.exit_code == 0);
+  std::vector<std::vector<std::string>> games;
+  for (const std::string& text : pgndb::test::joined_games(r.out)) {
+    games.emplace_back();
+    // The tags (in brackets) left out, and the variations' parentheses.
+    std::string moves;
+    bool in_tag = false;
+    for (const char c : text) {
+      if (c == '[' || c == ']')
+        in_tag = c == '[';
+      else if (!in_tag)
+        moves += c == '(' || c == ')' ? ' ' : c;
+    }
+    std::istringstream words(moves);
+    for (std::string w; words >> w;) {
+      // Move numbers ("12.", "12...") and the result are not moves.
+      if (w.find_first_not_of("0123456789.") == std::string::npos || w == "1-0" || w == "0-1" ||
+          w == "1/2-1/2" || w == "*")
+        continue;
+      games.back().push_back(w);
+    }
+  }
+  return games;
+}
+
+// The SAN of /api/game's moves in the order PGN writes them.
+void flatten_san(const json& moves, std::vector<std::string>& out) {
+  for (const auto& m : moves) {
+    out.push_back(m["san"]);
+    if (m.contains("variations"))
+      for (const auto& line : m["variations"]) flatten_san(line, out);
+  }
 }
 
 // The first three fields of a FEN.
@@ -245,6 +286,39 @@ TEST_CASE("/api/game gives every move with the board pgn-extract reaches, variat
     CHECK_THAT(pgn.body, Catch::Contains(std::string(game["tags"]["White"])));
   }
   CHECK(variations > 10);
+  // ?lang writes the moves with a language's letters as pgn-extract -Wsan does (Czech, French,
+  // Hungarian here); ?figurine with figurines, one per piece letter of the English SAN.
+  for (const auto& [lang, letters] :
+       {std::pair{"cs", "PJSVDK"}, std::pair{"fr", "PCFTDR"}, std::pair{"hu", "PHFBVK"}}) {
+    INFO(lang);
+    std::vector<std::vector<std::string>> theirs;
+    for (const auto& f : files)
+      for (auto& g : pgn_extract_san(f, letters)) theirs.push_back(std::move(g));
+    REQUIRE(theirs.size() == 101);
+    for (std::size_t id = 1; id <= theirs.size(); id += 10) {
+      INFO("game " << id);
+      const json game = server.get("/api/game/" + std::to_string(id) + "?lang=" + lang).json();
+      std::vector<std::string> ours;
+      flatten_san(game["moves"], ours);
+      CHECK(ours == theirs[id - 1]);
+    }
+  }
+  {
+    std::vector<std::string> english, figurines;
+    flatten_san(server.get("/api/game/2").json()["moves"], english);
+    flatten_san(server.get("/api/game/2?figurine=true").json()["moves"], figurines);
+    REQUIRE(english.size() == figurines.size());
+    std::size_t pieces = 0;
+    for (std::size_t i = 0; i < english.size(); ++i) {
+      const bool piece = std::string_view("NBRQK").find(english[i][0]) != std::string_view::npos;
+      pieces += piece;
+      // A figurine is three bytes in UTF-8 where the letter was one.
+      CHECK(figurines[i].size() == english[i].size() + (piece ? 2 : 0));
+    }
+    CHECK(pieces > 10);
+    CHECK(server.get("/api/game/2?lang=xx").status == 400);
+    CHECK(server.get("/api/game/2?lang=de&figurine=true").status == 400);
+  }
   // The NAGs stay with their moves: the first game's 17. Ne4 $3.
   const json first = server.get("/api/game/1").json();
   const auto& ne4 = first["moves"][32];

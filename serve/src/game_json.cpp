@@ -4,6 +4,7 @@
 #include <string>
 
 #include "pgn/fen.h"
+#include "pgn/piece_letters.h"
 #include "pgn/san.h"
 #include "pgn/time_control.h"
 
@@ -18,19 +19,24 @@ Json strings(const std::vector<std::string>& texts) {
 }
 
 // The moves of `line`, played from `pos` (which is left as it was).
-Json line_json(const pgn::Line& line, pgn::Position pos, unsigned first_ply) {
+Json line_json(const pgn::Line& line, pgn::Position pos, unsigned first_ply,
+               const pgn::WriterOptions& writing) {
   Json moves = Json::array();
   unsigned ply = first_ply;
   for (const pgn::MoveNode& node : line) {
     Json m;
     m["ply"] = ply;
-    m["san"] = pgn::to_san(pos, node.move);
+    m["san"] = writing.letters || writing.figurines
+                   ? pgn::local_san(pgn::to_san(pos, node.move),
+                                    writing.letters ? *writing.letters : *pgn::piece_letters("en"),
+                                    writing.figurines)
+                   : pgn::to_san(pos, node.move);
     m["uci"] = pgn::to_uci(pos, node.move);
     if (!node.comments_before.empty()) m["comments_before"] = strings(node.comments_before);
     if (!node.variations.empty()) {
       Json variations = Json::array();
       for (const pgn::Line& variation : node.variations)
-        variations.push_back(line_json(variation, pos, ply));
+        variations.push_back(line_json(variation, pos, ply, writing));
       m["variations"] = std::move(variations);
     }
     pos.play_or_pass(node.move);
@@ -70,7 +76,7 @@ Json player(const pgn::GameRecord& game, std::string_view name_tag, std::string_
 
 }  // namespace
 
-Json game_json(std::uint32_t id, const pgn::GameRecord& game) {
+Json game_json(std::uint32_t id, const pgn::GameRecord& game, const pgn::WriterOptions& writing) {
   std::vector<pgn::Move> main_line;
   main_line.reserve(game.moves.size());
   for (const pgn::MoveNode& node : game.moves) main_line.push_back(node.move);
@@ -78,7 +84,7 @@ Json game_json(std::uint32_t id, const pgn::GameRecord& game) {
   Json out = listed_game(id, game, &ending);
   out["start"] = pgn::to_fen(game.start);
   if (!game.leading_comments.empty()) out["leading_comments"] = strings(game.leading_comments);
-  out["moves"] = line_json(game.moves, game.start, 1);
+  out["moves"] = line_json(game.moves, game.start, 1, writing);
   return out;
 }
 

@@ -512,15 +512,30 @@ Answer api_game(const index::Store& store, std::uint32_t id, const Parameters& p
   ParameterReader reader(parameters);
   auto format = reader.text("format");
   if (!format) return std::unexpected(bad(format.error()));
+  // Moves in another language's piece letters, or figurines (as `pgndb export --lang`,
+  // `--figurine`): outside PGN's export format.
+  auto lang = reader.text("lang");
+  if (!lang) return std::unexpected(bad(lang.error()));
+  auto figurine = reader.flag("figurine");
+  if (!figurine) return std::unexpected(bad(figurine.error()));
   if (auto known = no_unknown(reader); !known) return std::unexpected(known.error());
   const std::string f = format->value_or("json");
   if (f != "json" && f != "pgn")
     return std::unexpected(bad(pgn::cat("format: '", f, "' is not json or pgn")));
+  pgn::WriterOptions writing;
+  if (*lang) {
+    writing.letters = pgn::piece_letters(**lang);
+    if (!writing.letters)
+      return std::unexpected(bad(pgn::cat("lang: '", **lang, "' is not a language pgndb knows")));
+  }
+  writing.figurines = figurine->value_or(false);
+  if (writing.letters && writing.figurines)
+    return std::unexpected(bad("lang and figurine: give one"));
   auto game = stored_game(store, id);
   if (!game) return std::unexpected(game.error());
-  if (f == "json") return json_response(game_json(id, *game));
+  if (f == "json") return json_response(game_json(id, *game, writing));
   Response r{200, "application/x-chess-pgn", {}, {}};
-  pgn::write_game(*game, r.body);
+  pgn::write_game(*game, r.body, writing);
   return r;
 }
 

@@ -8,6 +8,7 @@
 
 #include "pgn/game_ending.h"
 #include "pgn/game_record.h"
+#include "pgn/writer.h"
 
 namespace pgndb::serve {
 
@@ -21,7 +22,9 @@ using Json = nlohmann::ordered_json;
 // "variations": [[moves...]...], "comments_after_variations"}`, the empty arrays left out.
 // `ply` counts from 1 within the game, variations included (a variation's first move has the
 // ply of the move it replaces).
-[[nodiscard]] Json game_json(std::uint32_t id, const pgn::GameRecord& game);
+// `writing`: "san" with its letters or figurines (pgn::local_san), as pgn::write_game writes them.
+[[nodiscard]] Json game_json(std::uint32_t id, const pgn::GameRecord& game,
+                             const pgn::WriterOptions& writing = {});
 
 // A game as a search lists it (pgndb find --format json, /api/find): `{"id", "result", "tags"}`;
 // with `ending` (as the index keeps it), after "result": `"ending"` (pgn::Ending's name:
