@@ -397,7 +397,9 @@ TEST_CASE("show and find tell how games ended, by the laws, whatever the result 
   // capture of a rook leaving bare kings at ply 1, the game going on after it (dead position, Law
   // 5.2.2; a lone knight there would have been dead at the start);
   // the start position a third time at the last ply (a threefold claim); the same repetition
-  // in the middle of a game that goes on (no ending on the board, a repetition on the way).
+  // in the middle of a game that goes on (no ending on the board, a repetition on the way); the
+  // start position a fifth time at ply 16; a halfmove clock of 148 reaching 150 (75 moves) and
+  // one of 98 reaching 100 (a fifty-move claim), each with a rook that could still mate.
   write_file(dir / "endings.pgn",
              "[Event \"mate\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n"
              "[Event \"stalemate\"]\n[SetUp \"1\"]\n[FEN \"7k/4Q3/6K1/8/8/8/8/8 w - - 0 1\"]\n"
@@ -407,7 +409,14 @@ TEST_CASE("show and find tell how games ended, by the laws, whatever the result 
              "[Event \"threefold\"]\n[Result \"1/2-1/2\"]\n\n"
              "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2\n\n"
              "[Event \"repeated, then on\"]\n[Result \"1-0\"]\n\n"
-             "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 1-0\n");
+             "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 1-0\n\n"
+             "[Event \"fivefold\"]\n[Result \"1/2-1/2\"]\n\n"
+             "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 "
+             "8. Ng1 Ng8 1/2-1/2\n\n"
+             "[Event \"75 moves\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/4k3/8/8/8/R3K3 w - - 148 100\"]\n"
+             "[Result \"1/2-1/2\"]\n\n100. Ra2 Kd5 1/2-1/2\n\n"
+             "[Event \"50 moves\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/4k3/8/8/8/R3K3 w - - 98 60\"]\n"
+             "[Result \"1/2-1/2\"]\n\n60. Ra2 Kd5 1/2-1/2\n");
   SplitRun imported = run_in(dir, "import --db db endings.pgn");
   INFO(imported.err);
   REQUIRE(imported.exit_code == 0);
@@ -418,7 +427,16 @@ TEST_CASE("show and find tell how games ended, by the laws, whatever the result 
       {"4",
        "Ended: the position stood a third time: a draw could be claimed (Law 9.2), at ply 8 "
        "(on the way: a threefold repetition)\n"},
-      {"5", "Ended: not on the board (on the way: a threefold repetition)\n"}};
+      {"5", "Ended: not on the board (on the way: a threefold repetition)\n"},
+      {"6",
+       "Ended: drawn by the fivefold repetition of a position (Law 9.6.1), at ply 16 (on the "
+       "way: a threefold repetition)\n"},
+      {"7",
+       "Ended: drawn by 75 moves without a capture or a pawn move (Law 9.6.2), at ply 2 (on "
+       "the way: 50 moves without a capture or a pawn move)\n"},
+      {"8",
+       "Ended: 50 moves without a capture or a pawn move: a draw could be claimed (Law 9.3), "
+       "at ply 2 (on the way: 50 moves without a capture or a pawn move)\n"}};
   for (const auto& [id, line] : shown) {
     SplitRun r = run_in(dir, std::string("show --db db ") + id);
     INFO("game " << id << ": " << r.out);
@@ -437,10 +455,13 @@ TEST_CASE("show and find tell how games ended, by the laws, whatever the result 
       {"--ending threefold", "4\n"},
       {"--ending none", "5\n"},
       {"--ending checkmate,stalemate", "1\n2\n"},
-      {"--repetition", "4\n5\n"},
+      {"--repetition", "4\n5\n6\n"},
       {"--repetition --result 1-0", "5\n"},
-      {"--fifty-moves", ""},
-      {"--ending fivefold,seventy-five,fifty", ""}};
+      {"--fifty-moves", "7\n8\n"},
+      {"--ending fivefold", "6\n"},
+      {"--ending seventy-five", "7\n"},
+      {"--ending fifty", "8\n"},
+      {"--ending fivefold,seventy-five,fifty --fifty-moves", "7\n8\n"}};
   for (const auto& [filter, ids] : found) {
     SplitRun r = run_in(dir, std::string("find --db db --format json ") + filter);
     INFO(filter << ": " << r.out << r.err);

@@ -17,33 +17,8 @@
 
 namespace Catch {
 template <>
-struct StringMaker<pgn::Termination> {
-  static std::string convert(pgn::Termination t) {
-    switch (t) {
-      case pgn::Termination::None: return "None";
-      case pgn::Termination::Checkmate: return "Checkmate";
-      case pgn::Termination::Stalemate: return "Stalemate";
-      case pgn::Termination::InsufficientMaterial: return "InsufficientMaterial";
-      case pgn::Termination::SeventyFiveMoves: return "SeventyFiveMoves";
-      case pgn::Termination::FivefoldRepetition: return "FivefoldRepetition";
-    }
-    return "?";
-  }
-};
-template <>
 struct StringMaker<pgn::Ending> {
   static std::string convert(pgn::Ending e) { return std::string(pgn::to_text(e)); }
-};
-template <>
-struct StringMaker<pgn::DrawClaim> {
-  static std::string convert(pgn::DrawClaim c) {
-    switch (c) {
-      case pgn::DrawClaim::None: return "None";
-      case pgn::DrawClaim::FiftyMoves: return "FiftyMoves";
-      case pgn::DrawClaim::ThreefoldRepetition: return "ThreefoldRepetition";
-    }
-    return "?";
-  }
 };
 }  // namespace Catch
 
@@ -62,6 +37,17 @@ void play(Game& game, std::initializer_list<std::string_view> moves) {
   }
 }
 
+// How the game ended by itself so far (None when it has not), and the draw the current position
+// lets the player to move claim (None when there is none, or the game ended by itself).
+Ending by_itself(const Game& game) {
+  const Ending e = game.ending().ending;
+  return ends_by_itself(e) ? e : Ending::None;
+}
+Ending claim(const Game& game) {
+  const Ending e = game.ending().ending;
+  return e == Ending::Threefold || e == Ending::Fifty ? e : Ending::None;
+}
+
 void knight_cycle(Game& game) { play(game, {"Nf3", "Nf6", "Ng1", "Ng8"}); }
 
 bool insufficient(std::string_view f) { return pgn::insufficient_material(fen(f)); }
@@ -73,15 +59,15 @@ bool insufficient(std::string_view f) { return pgn::insufficient_material(fen(f)
 TEST_CASE("Fool's mate played from the start is checkmate", "[game][checkmate]") {
   Game game;
   play(game, {"f3", "e5", "g4"});
-  CHECK(game.termination() == Termination::None);
+  CHECK(by_itself(game) == Ending::None);
   CHECK_FALSE(game.position().is_checkmate());
   play(game, {"Qh4#"});
   CHECK(game.position().in_check());
   CHECK(game.position().is_checkmate());
   CHECK_FALSE(game.position().is_stalemate());
   CHECK(legal_moves(game.position()).empty());
-  CHECK(game.termination() == Termination::Checkmate);
-  CHECK(game.draw_claim() == DrawClaim::None);
+  CHECK(by_itself(game) == Ending::Checkmate);
+  CHECK(claim(game) == Ending::None);
 }
 
 TEST_CASE("Check that is not mate ends nothing", "[game][checkmate]") {
@@ -89,7 +75,7 @@ TEST_CASE("Check that is not mate ends nothing", "[game][checkmate]") {
   play(game, {"e4", "f6", "Qh5+"});
   CHECK(game.position().in_check());
   CHECK_FALSE(game.position().is_checkmate());
-  CHECK(game.termination() == Termination::None);
+  CHECK(by_itself(game) == Ending::None);
 }
 
 TEST_CASE("A known stalemate position is stalemate", "[game][stalemate]") {
@@ -97,19 +83,19 @@ TEST_CASE("A known stalemate position is stalemate", "[game][stalemate]") {
   CHECK_FALSE(pos.in_check());
   CHECK(pos.is_stalemate());
   CHECK_FALSE(pos.is_checkmate());
-  CHECK(Game(pos).termination() == Termination::Stalemate);
+  CHECK(by_itself(Game(pos)) == Ending::Stalemate);
   // Same men, White to move: the game goes on.
   Position white = fen("7k/5Q2/6K1/8/8/8/8/8 w - - 0 1");
   CHECK_FALSE(white.is_stalemate());
-  CHECK(Game(white).termination() == Termination::None);
+  CHECK(by_itself(Game(white)) == Ending::None);
 }
 
 TEST_CASE("A move that stalemates ends the game as stalemate", "[game][stalemate]") {
   Game game(fen("7k/8/6K1/8/8/8/8/5Q2 w - - 0 1"));
-  CHECK(game.termination() == Termination::None);
+  CHECK(by_itself(game) == Ending::None);
   play(game, {"Qf7"});
   CHECK(game.position().is_stalemate());
-  CHECK(game.termination() == Termination::Stalemate);
+  CHECK(by_itself(game) == Ending::Stalemate);
 }
 
 // --- Insufficient material -----------------------------------------------------------------
@@ -149,9 +135,9 @@ TEST_CASE("Sufficient material: opposite bishops, two knights, pawns and rooks",
 TEST_CASE("A capture leaving bare kings ends the game by insufficient material",
           "[game][material]") {
   Game game(fen("8/8/8/4k3/8/8/3p4/4K3 w - - 0 1"));
-  CHECK(game.termination() == Termination::None);
+  CHECK(by_itself(game) == Ending::None);
   play(game, {"Kxd2"});
-  CHECK(game.termination() == Termination::InsufficientMaterial);
+  CHECK(by_itself(game) == Ending::InsufficientMaterial);
 }
 
 // --- 50- and 75-move rules -----------------------------------------------------------------
@@ -163,40 +149,39 @@ TEST_CASE("Fifty-move claim from a halfmove clock of 100", "[game][fifty]") {
     f.replace(f.find("%d"), 2, std::to_string(clock));
     return Game(fen(f));
   };
-  CHECK(at(99).draw_claim() == DrawClaim::None);
-  CHECK(at(100).draw_claim() == DrawClaim::FiftyMoves);
-  CHECK(at(120).draw_claim() == DrawClaim::FiftyMoves);
-  CHECK(at(100).termination() == Termination::None);
-  CHECK(at(149).termination() == Termination::None);
+  CHECK(claim(at(99)) == Ending::None);
+  CHECK(claim(at(100)) == Ending::Fifty);
+  CHECK(claim(at(120)) == Ending::Fifty);
+  CHECK(by_itself(at(100)) == Ending::None);
+  CHECK(by_itself(at(149)) == Ending::None);
 
   // Playing the hundredth reversible half-move makes the claim available.
   Game game = at(99);
   play(game, {"Ra2"});
   CHECK(game.position().halfmove_clock() == 100);
-  CHECK(game.draw_claim() == DrawClaim::FiftyMoves);
+  CHECK(claim(game) == Ending::Fifty);
 }
 
 TEST_CASE("A capture or pawn move resets the fifty-move count", "[game][fifty]") {
   Game capture(fen("8/8/8/4k3/8/8/r7/R3K3 w - - 99 80"));
   play(capture, {"Rxa2"});
   CHECK(capture.position().halfmove_clock() == 0);
-  CHECK(capture.draw_claim() == DrawClaim::None);
+  CHECK(claim(capture) == Ending::None);
 
   Game pawn(fen("8/8/8/4k3/8/8/4P3/4K3 w - - 99 80"));
   play(pawn, {"e4"});
   CHECK(pawn.position().halfmove_clock() == 0);
-  CHECK(pawn.draw_claim() == DrawClaim::None);
+  CHECK(claim(pawn) == Ending::None);
 }
 
 TEST_CASE("Seventy-five moves end the game at a halfmove clock of 150", "[game][fifty]") {
-  CHECK(Game(fen("8/8/8/4k3/8/8/8/R3K3 w - - 150 100")).termination() ==
-        Termination::SeventyFiveMoves);
+  CHECK(by_itself(Game(fen("8/8/8/4k3/8/8/8/R3K3 w - - 150 100"))) == Ending::SeventyFive);
   Game game(fen("8/8/8/4k3/8/8/8/R3K3 w - - 149 100"));
-  CHECK(game.termination() == Termination::None);
-  CHECK(game.draw_claim() == DrawClaim::FiftyMoves);
+  CHECK(by_itself(game) == Ending::None);
+  CHECK(claim(game) == Ending::Fifty);
   play(game, {"Ra2"});
   CHECK(game.position().halfmove_clock() == 150);
-  CHECK(game.termination() == Termination::SeventyFiveMoves);
+  CHECK(by_itself(game) == Ending::SeventyFive);
 }
 
 TEST_CASE("Checkmate on the 75th move is checkmate, not a draw", "[game][fifty]") {
@@ -204,7 +189,7 @@ TEST_CASE("Checkmate on the 75th move is checkmate, not a draw", "[game][fifty]"
   play(game, {"Ra8#"});
   CHECK(game.position().halfmove_clock() == 150);
   CHECK(game.position().is_checkmate());
-  CHECK(game.termination() == Termination::Checkmate);
+  CHECK(by_itself(game) == Ending::Checkmate);
 }
 
 // --- Repetition ----------------------------------------------------------------------------
@@ -214,15 +199,15 @@ TEST_CASE("Threefold repetition by knights shuffling", "[game][repetition]") {
   CHECK(game.repetitions() == 1);
   knight_cycle(game);
   CHECK(game.repetitions() == 2);
-  CHECK(game.draw_claim() == DrawClaim::None);
+  CHECK(claim(game) == Ending::None);
   play(game, {"Nf3"});
   CHECK(game.repetitions() == 2);  // the position after 1.Nf3 stood there once before
   play(game, {"Nf6", "Ng1"});
-  CHECK(game.draw_claim() == DrawClaim::None);
+  CHECK(claim(game) == Ending::None);
   play(game, {"Ng8"});
   CHECK(game.repetitions() == 3);
-  CHECK(game.draw_claim() == DrawClaim::ThreefoldRepetition);
-  CHECK(game.termination() == Termination::None);
+  CHECK(claim(game) == Ending::Threefold);
+  CHECK(by_itself(game) == Ending::None);
   CHECK(game.position() != Position());  // the clocks differ, the position counts the same
   CHECK(game.position().key() == Position().key());
 }
@@ -231,12 +216,15 @@ TEST_CASE("Fivefold repetition ends the game", "[game][repetition]") {
   Game game;
   for (int cycle = 1; cycle <= 3; ++cycle) knight_cycle(game);
   CHECK(game.repetitions() == 4);
-  CHECK(game.termination() == Termination::None);
-  CHECK(game.draw_claim() == DrawClaim::ThreefoldRepetition);
+  CHECK(by_itself(game) == Ending::None);
+  CHECK(claim(game) == Ending::Threefold);
   knight_cycle(game);
   CHECK(game.repetitions() == 5);
-  CHECK(game.termination() == Termination::FivefoldRepetition);
-  CHECK(game.draw_claim() == DrawClaim::ThreefoldRepetition);
+  CHECK(by_itself(game) == Ending::Fivefold);
+  CHECK(game.ending().ply == 16);
+  // The game is over: no claim is left to make, though a repetition occurred on the way.
+  CHECK(claim(game) == Ending::None);
+  CHECK(game.ending().repetition);
 }
 
 TEST_CASE("Repetitions need not be consecutive", "[game][repetition]") {
@@ -245,7 +233,7 @@ TEST_CASE("Repetitions need not be consecutive", "[game][repetition]") {
   CHECK(game.repetitions() == 2);
   play(game, {"Nc3", "Nc6", "Nb1", "Nb8"});
   CHECK(game.repetitions() == 3);
-  CHECK(game.draw_claim() == DrawClaim::ThreefoldRepetition);
+  CHECK(claim(game) == Ending::Threefold);
 }
 
 TEST_CASE("A pawn move breaks the repetition count", "[game][repetition]") {
@@ -259,7 +247,7 @@ TEST_CASE("A pawn move breaks the repetition count", "[game][repetition]") {
   CHECK(game.repetitions() == 2);
   knight_cycle(game);
   CHECK(game.repetitions() == 3);
-  CHECK(game.draw_claim() == DrawClaim::ThreefoldRepetition);
+  CHECK(claim(game) == Ending::Threefold);
 }
 
 TEST_CASE("A capture breaks the repetition count", "[game][repetition]") {
@@ -285,7 +273,7 @@ TEST_CASE("Lost castling rights make a position different", "[game][repetition]"
   CHECK(game.repetitions() == 2);
   play(game, {"Rh2", "Rh7", "Rh1", "Rh8"});
   CHECK(game.repetitions() == 3);
-  CHECK(game.draw_claim() == DrawClaim::ThreefoldRepetition);
+  CHECK(claim(game) == Ending::Threefold);
 }
 
 TEST_CASE("A king move's lost castling rights make a position different", "[game][repetition]") {
@@ -329,7 +317,7 @@ TEST_CASE("A double step no pawn can take en passant leaves the position the sam
   CHECK(game.repetitions() == 2);
   play(game, {"Ke7", "Ke2", "Ke8", "Ke1"});
   CHECK(game.repetitions() == 3);
-  CHECK(game.draw_claim() == DrawClaim::ThreefoldRepetition);
+  CHECK(claim(game) == Ending::Threefold);
 }
 
 TEST_CASE("An en passant capture that is illegal leaves the position the same",
@@ -343,7 +331,7 @@ TEST_CASE("An en passant capture that is illegal leaves the position the same",
   CHECK(game.repetitions() == 2);
   play(game, {"Ng6", "Ng3", "Nh8", "Nh1"});
   CHECK(game.repetitions() == 3);
-  CHECK(game.draw_claim() == DrawClaim::ThreefoldRepetition);
+  CHECK(claim(game) == Ending::Threefold);
 
   // The same along a rank: bxc6 would take both pawns off the fifth rank and expose the king.
   Game rank(fen("4k2n/2p5/8/KP5r/8/8/8/7N b - - 0 1"));

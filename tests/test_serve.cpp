@@ -317,6 +317,13 @@ TEST_CASE("/api/game gives every move with the board pgn-extract reaches, variat
     }
     CHECK(pieces > 10);
     CHECK(server.get("/api/game/2?lang=xx").status == 400);
+    // /api/export writes the same moves, as `pgndb export --lang` does.
+    const auto exported = server.get("/api/export?lang=cs&result=0-1");
+    const auto cli = run_command(std::string(PGNDB_BINARY) + " export --db " + quoted(tmp / "db") +
+                                 " --lang cs --result 0-1");
+    CHECK(exported.status == 200);
+    CHECK(exported.body == cli.out);
+    CHECK_THAT(exported.body, Catch::Contains("Jf3"));
     CHECK(server.get("/api/game/2?lang=de&figurine=true").status == 400);
   }
   // The NAGs stay with their moves: the first game's 17. Ne4 $3.

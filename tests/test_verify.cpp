@@ -352,6 +352,35 @@ TEST_CASE("verify reports damage to the summaries") {
     CHECK(reported(r, "summaries", "game " + std::to_string(first_id + 1) + ": White's Elo"));
     CHECK(r.inconsistencies == 1);
   }
+  SECTION("a summary's ending altered, and one written without its ending") {
+    bytes::Reader in(value);
+    std::vector<std::string> entries;
+    for (std::string e; !in.empty();) {
+      REQUIRE(in.string(e));
+      entries.push_back(e);
+    }
+    REQUIRE(entries.size() > 3);
+    auto summary = pgndb::index::decode_summary(entries[1]);
+    REQUIRE(summary);
+    summary->ending =
+        summary->ending == pgn::Ending::Checkmate ? pgn::Ending::Stalemate : pgn::Ending::Checkmate;
+    summary->repetition = !summary->repetition;
+    entries[1].clear();
+    pgndb::index::encode_summary(*summary, entries[1]);
+    // Schema 19's layout: bit 7 clear, no ending byte after the plies.
+    REQUIRE(entries[2].size() >= 12);
+    entries[2][0] = char(std::uint8_t(entries[2][0]) & 0x7F);
+    entries[2].erase(11, 1);
+    std::string altered;
+    for (const auto& e : entries) bytes::put_string(altered, e);
+    d.put("summaries", key, altered);
+    const auto r = d.verify();
+    INFO(listing(r));
+    CHECK(reported(r, "summaries", "game " + std::to_string(first_id + 1) + ": ending"));
+    CHECK(reported(r, "summaries", "game " + std::to_string(first_id + 1) + ": repetition"));
+    CHECK(reported(r, "summaries",
+                   "game " + std::to_string(first_id + 2) + ": summary without its ending"));
+  }
 }
 
 TEST_CASE("verify reports damage to the facts") {

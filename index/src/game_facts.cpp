@@ -127,7 +127,7 @@ GameFacts game_facts(std::uint32_t id, std::string_view stored) {
   // must give the stored bytes.
   // A game of an older format (stored before schema 16) is re-encoded in the current one, whose
   // bytes differ: it is canonical when those decode to the game it is, as the writer writes it.
-  const PreparedGame prepared = prepare_game(game);
+  const PreparedGame prepared = prepare_game(game, nullptr, &ended);
   if (is_current_format(stored)) {
     facts.canonical = prepared.encoded == stored;
   } else {

@@ -62,7 +62,8 @@ std::expected<GameSummary, Status> decode_summary(std::string_view bytes) {
   summary.plies = bytes::read_big_endian16(bytes.substr(9));
   if (with_ending) {
     const auto code = std::uint8_t(bytes[11]);
-    if ((code & ~ending_bits) || (code & 7) >= pgn::ending_count)
+    static_assert(pgn::ending_count == 8, "every value of bits 0-2 is an ending");
+    if (code & ~ending_bits)
       return std::unexpected(Status::error(Status::Code::Corruption, "game summary damaged"));
     SearchFacts facts;
     facts.set_ending_code(code);

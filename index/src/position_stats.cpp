@@ -54,7 +54,7 @@ void MoveTally::add(const MoveTally& other) {
 
 std::optional<StatisticsSlice> StatisticsSlice::of(const FactsFilter& filter) {
   if (filter.result || filter.plies || filter.max_elo || filter.annotated || filter.speeds ||
-      filter.rating_groups)
+      filter.rating_groups || filter.checks_ending())
     return std::nullopt;
   if (filter.min_elo % 100 != 0 || filter.min_elo > 100 * (positions::top_band - 1))
     return std::nullopt;

@@ -61,6 +61,9 @@ namespace {
 
 // Keys of the default column family (docs/storage.md). Values are 4 bytes, big-endian.
 constexpr std::string_view version_key = "meta:schema_version";
+// Written by the upgrade to 20 with its rewritten groups, deleted with the version it writes
+// last (Store::Impl::add_speeds_and_endings).
+constexpr std::string_view endings_written_key = "meta:endings_written";
 constexpr std::string_view game_count_key = "meta:game_count";
 constexpr std::string_view reject_count_key = "meta:reject_count";
 // The distinct normalised player names (the names family's players), for `pgndb stats`.
@@ -784,9 +787,13 @@ struct Store::Impl {
   // table file, so the write-ahead log is left empty, and a reader opening the database beside
   // an importer (which may be replaying and deleting that log) never misses anything. Written
   // again, the same, at the end of each import (release_logs).
-  Status write_schema_version() {
-    rocksdb::Status s = db->Put(rocksdb::WriteOptions(), families[Default], version_key,
-                                bytes::big_endian32(schema_version));
+  // `upgraded`: the key of an upgrade's progress (add_speeds_and_endings) goes, in the same write.
+  Status write_schema_version(bool upgraded = false) {
+    rocksdb::WriteBatch batch;
+    rocksdb::Status s =
+        batch.Put(families[Default], version_key, bytes::big_endian32(schema_version));
+    if (s.ok() && upgraded) s = batch.Delete(families[Default], endings_written_key);
+    if (s.ok()) s = db->Write(rocksdb::WriteOptions(), &batch);
     if (s.ok()) s = db->Flush(rocksdb::FlushOptions(), families[Default]);
     return s.ok() ? Status::ok() : from_rocksdb(s, "writing the schema version");
   }
@@ -802,6 +809,12 @@ struct Store::Impl {
   Status upgrade() {
     if (version < 11)
       if (Status s = add_facts(); !s.is_ok()) return s;
+    // Schema 19 keeps each game's speed (from its TimeControl tag) in its summary and facts,
+    // schema 20 how its main line ended. Before the steps below: add_epochs_to_postings writes
+    // the version, after which no step may be left to do.
+    if (version < 20)
+      if (Status s = add_speeds_and_endings(version < 11 ? 10 : version < 19 ? 8 : 9); !s.is_ok())
+        return s;
     if (version < 12)
       if (Status s = add_name_index(); !s.is_ok()) return s;
     if (version < 13)
@@ -831,12 +844,7 @@ struct Store::Impl {
       if (Status s = add_epochs_to_postings(); !s.is_ok()) return s;
     // Schema 18 keeps the best-rated games of popular positions: the generations of 17 keep
     // none, and merges count them (merge_statistics). Nothing to do now.
-    // Schema 19 keeps each game's speed (from its TimeControl tag) in its summary and facts,
-    // schema 20 how its main line ended.
-    if (version < 20)
-      if (Status s = add_speeds_and_endings(version < 11 ? 10 : version < 19 ? 8 : 9); !s.is_ok())
-        return s;
-    if (Status written = write_schema_version(); !written.is_ok()) return written;
+    if (Status written = write_schema_version(true); !written.is_ok()) return written;
     upgraded_from = version;
     version = schema_version;
     return Status::ok();
@@ -890,8 +898,20 @@ struct Store::Impl {
   // games, so the groups' bounds stay; both are kept meanwhile, a byte a game (100 MB at 10^8
   // games). `facts_columns`: how many columns the facts groups have now (8 before schema 19, 9
   // in 19; add_facts wrote those of 9 and 10 just now, with all 10).
+  // The groups are written with a key of the default family, `meta:endings_written`, in one
+  // atomic ingestion: an upgrade killed after it and before the version is written finds the
+  // groups of 10 columns already there, and leaves them (read as groups of 8 or 9 they would be
+  // damaged). The key goes with the version written.
   Status add_speeds_and_endings(std::size_t facts_columns) {
     if (games == 0) return Status::ok();
+    constexpr std::string_view written_key = endings_written_key;
+    {
+      std::string value;
+      const rocksdb::Status s =
+          db->Get(rocksdb::ReadOptions(), families[Default], written_key, &value);
+      if (s.ok()) return Status::ok();
+      if (!s.IsNotFound()) return from_rocksdb(s, "reading the upgrade's progress");
+    }
     // The speed in bits 0-2, SearchFacts::ending_code in bits 3-7.
     std::vector<std::uint8_t> found(std::size_t(games) + 1, 0);
     {
@@ -977,6 +997,9 @@ struct Store::Impl {
           facts::encode_group(games, out);
           return Status::ok();
         });
+    contents[Default] = [written_key](rocksdb::SstFileWriter& writer) {
+      return writer.Put(written_key, "");
+    };
     if (Status s = ingest(contents); !s.is_ok()) return read.is_ok() ? s : read;
     return read;
   }
@@ -1119,6 +1142,7 @@ struct Store::Impl {
     rocksdb::Status s = deletion.DeleteRange(families[Postings], old_from, old_past);
     if (s.ok())
       s = deletion.Put(families[Default], version_key, bytes::big_endian32(schema_version));
+    if (s.ok()) s = deletion.Delete(families[Default], endings_written_key);
     if (s.ok()) s = db->Write(rocksdb::WriteOptions(), &deletion);
     if (s.ok()) s = db->Flush(rocksdb::FlushOptions(), {families[Postings], families[Default]});
     rocksdb::CompactRangeOptions options;

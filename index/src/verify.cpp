@@ -621,6 +621,10 @@ class Verifier {
     field("Black's Elo", s.black_elo, game.black_elo);
     field("plies", s.plies, game.plies);
     field("annotated", s.annotated, game.annotated);
+    field("speed", pgn::to_text(s.speed), pgn::to_text(game.speed));
+    field("ending", pgn::to_text(s.ending), pgn::to_text(game.ending));
+    field("repetition", s.repetition, game.repetition);
+    field("fifty moves", s.fifty_moves, game.fifty_moves);
   }
 
   void compare_summary(std::uint32_t id, const std::string& stored, const GameSummary& game) {
@@ -631,6 +635,10 @@ class Verifier {
       return;
     }
     const GameSummary& s = *decoded;
+    // Written before schema 20 (its ending None), which the upgrade rewrites.
+    if (!stored.empty() && !(std::uint8_t(stored[0]) & 0x80))
+      report(family_name(Summaries),
+             pgn::cat("game ", id, ": summary without its ending (", hex_bytes(stored), ")"));
     compare_facts(family_name(Summaries), "the summary", id, s.facts(), game.facts());
     if (s.standard_start != game.standard_start)
       report(family_name(Summaries),

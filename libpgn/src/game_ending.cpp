@@ -52,6 +52,8 @@ void EndingTracker::note(const Position& pos) {
   }
 }
 
+int EndingTracker::repetitions() const { return repetitions_of_last(keys_); }
+
 GameEnding EndingTracker::finish(const Position& end) const {
   GameEnding out = ending_;
   // Checkmate and stalemate end the game at its last ply, before what the same move did besides:

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <exception>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "assets.h"
@@ -479,24 +480,37 @@ Answer api_find(const index::Store& store, const Parameters& parameters) {
     if (!id) return std::unexpected(failed(id.error()));
     if (!*id) break;
   }
-  Json games = Json::array();
+  std::vector<std::uint32_t> ids;
   bool more = false;
   while (true) {
     auto id = search->next();
     if (!id) return std::unexpected(failed(id.error()));
     if (!*id) break;
-    if (games.size() == wanted) {
+    if (ids.size() == wanted) {
       more = true;
       break;
     }
-    auto game = store.game_header(**id);
+    ids.push_back(**id);
+  }
+  // The page's endings from their summaries, in one pass over the family (ascending ids).
+  std::vector<std::uint32_t> ascending = ids;
+  std::sort(ascending.begin(), ascending.end());
+  std::unordered_map<std::uint32_t, pgn::GameEnding> endings;
+  if (const index::Status s =
+          store.for_each_summary(ascending,
+                                 [&](std::uint32_t id, const index::GameSummary& summary) {
+                                   endings[id] = summary.game_ending();
+                                 });
+      !s.is_ok())
+    return std::unexpected(failed(s));
+  Json games = Json::array();
+  for (const std::uint32_t id : ids) {
+    auto game = store.game_header(id);
     if (!game) return std::unexpected(failed(game.error()));
-    auto summary = store.summary(**id);
-    if (!summary) return std::unexpected(failed(summary.error()));
-    const pgn::GameEnding ending = summary->game_ending();
-    Json g = listed_game(**id, *game, &ending);
+    const auto ending = endings.find(id);
+    Json g = listed_game(id, *game, ending != endings.end() ? &ending->second : nullptr);
     if (filters->position) {
-      auto at = store.main_line_at(**id, pgn::repetition_key(*filters->position));
+      auto at = store.main_line_at(id, pgn::repetition_key(*filters->position));
       if (!at) return std::unexpected(failed(at.error()));
       g["ply"] = *at ? Json((*at)->ply) : Json(nullptr);
     }
@@ -508,20 +522,13 @@ Answer api_find(const index::Store& store, const Parameters& parameters) {
   return json_response(out);
 }
 
-Answer api_game(const index::Store& store, std::uint32_t id, const Parameters& parameters) {
-  ParameterReader reader(parameters);
-  auto format = reader.text("format");
-  if (!format) return std::unexpected(bad(format.error()));
-  // Moves in another language's piece letters, or figurines (as `pgndb export --lang`,
-  // `--figurine`): outside PGN's export format.
+// How moves are written: `lang` (another language's piece letters) or `figurine`, as `pgndb
+// export --lang`, `--figurine`: outside PGN's export format.
+std::expected<pgn::WriterOptions, Failure> writer_parameters(ParameterReader& reader) {
   auto lang = reader.text("lang");
   if (!lang) return std::unexpected(bad(lang.error()));
   auto figurine = reader.flag("figurine");
   if (!figurine) return std::unexpected(bad(figurine.error()));
-  if (auto known = no_unknown(reader); !known) return std::unexpected(known.error());
-  const std::string f = format->value_or("json");
-  if (f != "json" && f != "pgn")
-    return std::unexpected(bad(pgn::cat("format: '", f, "' is not json or pgn")));
   pgn::WriterOptions writing;
   if (*lang) {
     writing.letters = pgn::piece_letters(**lang);
@@ -531,11 +538,24 @@ Answer api_game(const index::Store& store, std::uint32_t id, const Parameters& p
   writing.figurines = figurine->value_or(false);
   if (writing.letters && writing.figurines)
     return std::unexpected(bad("lang and figurine: give one"));
+  return writing;
+}
+
+Answer api_game(const index::Store& store, std::uint32_t id, const Parameters& parameters) {
+  ParameterReader reader(parameters);
+  auto format = reader.text("format");
+  if (!format) return std::unexpected(bad(format.error()));
+  auto writing = writer_parameters(reader);
+  if (!writing) return std::unexpected(writing.error());
+  if (auto known = no_unknown(reader); !known) return std::unexpected(known.error());
+  const std::string f = format->value_or("json");
+  if (f != "json" && f != "pgn")
+    return std::unexpected(bad(pgn::cat("format: '", f, "' is not json or pgn")));
   auto game = stored_game(store, id);
   if (!game) return std::unexpected(game.error());
-  if (f == "json") return json_response(game_json(id, *game, writing));
+  if (f == "json") return json_response(game_json(id, *game, *writing));
   Response r{200, "application/x-chess-pgn", {}, {}};
-  pgn::write_game(*game, r.body, writing);
+  pgn::write_game(*game, r.body, *writing);
   return r;
 }
 
@@ -561,6 +581,8 @@ Answer api_export(const std::shared_ptr<const index::Store>& store, const Parame
   if (!compress) return std::unexpected(bad(compress.error()));
   if (*compress && **compress != "zst")
     return std::unexpected(bad(pgn::cat("compress: '", **compress, "' is not zst")));
+  auto writing = writer_parameters(reader);
+  if (!writing) return std::unexpected(writing.error());
   if (auto known = no_unknown(reader); !known) return std::unexpected(known.error());
   auto search = query::Search::start(*store, *filters, *order);
   if (!search) return std::unexpected(failed(search.error()));
@@ -570,12 +592,14 @@ Answer api_export(const std::shared_ptr<const index::Store>& store, const Parame
     std::uint64_t left;
     std::unique_ptr<ZstdStream> zstd;  // with compress=zst
     std::string text;
+    pgn::WriterOptions writing;
   };
   auto state = std::make_shared<State>(State{store,
                                              std::move(*search),
                                              limit->value_or(0) ? **limit : UINT64_MAX,
                                              *compress ? std::make_unique<ZstdStream>() : nullptr,
-                                             {}});
+                                             {},
+                                             *writing});
   Response r{200, *compress ? "application/zstd" : "application/x-chess-pgn", {}, {}};
   // A failure halfway cannot change the status any more: the stream ends early, and the client
   // sees a truncated body (docs/serve.md; a zstd frame left unended says so to its reader).
@@ -597,7 +621,7 @@ Answer api_export(const std::shared_ptr<const index::Store>& store, const Parame
       }
       auto game = state->store->game(**id);
       if (!game) return false;
-      pgn::write_game(*game, text);
+      pgn::write_game(*game, text, state->writing);
     }
     if (state->zstd && !state->zstd->compress(text, out, !more)) return false;
     return more;

@@ -66,6 +66,8 @@ class EndingTracker {
   void after_move(const Position& pos);
   // How the game ended, `end` being the last position given (or the start).
   [[nodiscard]] GameEnding finish(const Position& end) const;
+  // How many times the last position given has stood (itself included), by repetition key.
+  [[nodiscard]] int repetitions() const;
 
  private:
   void note(const Position& pos);
