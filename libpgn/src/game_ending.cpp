@@ -24,28 +24,33 @@ void EndingTracker::reset(const Position& start) {
   keys_.clear();
   ending_ = {};
   ply_ = 0;
-  note(start);
+  note(start, true);
 }
 
 void EndingTracker::after_move(const Position& pos) {
   ++ply_;
   // After a capture or a pawn move no earlier position can recur.
-  if (pos.halfmove_clock() == 0) keys_.clear();
-  note(pos);
+  // Only a capture (or a promotion, a pawn move) changes the material: only then need it be
+  // looked at again (a tenth of `check`'s time otherwise).
+  const bool irreversible = pos.halfmove_clock() == 0;
+  if (irreversible) keys_.clear();
+  note(pos, irreversible);
 }
 
-void EndingTracker::note(const Position& pos) {
+void EndingTracker::note(const Position& pos, bool material_changed) {
   keys_.push_back(repetition_key(pos));
-  const int repetitions = repetitions_of_last(keys_);
+  // A position stands a third time 8 plies after its first at the earliest: fewer keys since the
+  // last capture or pawn move hold no threefold (most plies of most games).
+  const int repetitions = keys_.size() >= 9 ? repetitions_of_last(keys_) : 1;
   ending_.repetition |= repetitions >= 3;
   ending_.fifty_moves |= pos.halfmove_clock() >= 100;
   if (ending_.ending != Ending::None) return;
   // What ends a game by itself at a ply, checkmate and stalemate aside: the dead position by
   // material first, then the 75 moves, then the fivefold repetition (each a draw).
-  const Ending e = insufficient_material(pos)    ? Ending::InsufficientMaterial
-                   : pos.halfmove_clock() >= 150 ? Ending::SeventyFive
-                   : repetitions >= 5            ? Ending::Fivefold
-                                                 : Ending::None;
+  const Ending e = material_changed && insufficient_material(pos) ? Ending::InsufficientMaterial
+                   : pos.halfmove_clock() >= 150                  ? Ending::SeventyFive
+                   : repetitions >= 5                             ? Ending::Fivefold
+                                                                  : Ending::None;
   if (e != Ending::None) {
     ending_.ending = e;
     ending_.ply = ply_;

@@ -205,7 +205,10 @@ class Reader::Impl {
   // `e8=♕`), which the replay reads as piece letters.
   std::size_t move_run() {
     std::size_t n = run_of(MoveChar);
-    while (n < options_.max_token_size && figurine_at(n)) n = run_of(MoveChar, n + 3);
+    // The byte after a run is in the buffer (the NUL sentinel at end_ at the latest): one
+    // comparison for the tokens without figurines, nearly all of them.
+    while (n < options_.max_token_size && std::uint8_t(buffer_[pos_ + n]) == 0xE2 && figurine_at(n))
+      n = run_of(MoveChar, n + 3);
     return n;
   }
   // When the token of `n` bytes at pos_ (a run of `classes`) is over the limit: passes over all

@@ -24,6 +24,7 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 from selenium.webdriver.support.ui import WebDriverWait
 
 PGNDB, SAMPLES, ARTIFACTS = sys.argv[1:4]
@@ -199,6 +200,30 @@ try:
     check(board_pieces(driver) == fen_pieces(first_variation["fen"]),
           "a variation's move shows its board")
     driver.save_screenshot(os.path.join(ARTIFACTS, "4-annotated-game.png"))
+
+    # Notation: in Czech letters the viewer shows the moves /api/game writes with lang=cs (which
+    # tests/test_serve.cpp compares with pgn-extract -WsanPJSVDK); a game pgndb finds ended by
+    # checkmate says so in its header.
+    Select(driver.find_element(By.ID, "notation")).select_by_value("cs")
+    czech = api(base, "/api/game/%d?lang=cs" % annotated)
+    want = [m["san"] for m in czech["moves"]]
+    wait_for(driver, lambda: [a.text for a in driver.find_elements(
+        By.CSS_SELECTOR, '#viewer-moves a[data-depth="0"]')][:len(want)] ==
+        [m["san"] + "".join({1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}.get(n, " $%d" % n)
+                            for n in m.get("nags", [])) for m in czech["moves"]],
+        "the moves in Czech letters")
+    check(any(a.text.startswith("J") for a in driver.find_elements(
+        By.CSS_SELECTOR, "#viewer-moves a")), "a knight move written with J")
+    driver.save_screenshot(os.path.join(ARTIFACTS, "4b-czech-notation.png"))
+    mated = json.loads(subprocess.run(
+        [PGNDB, "find", "--db", db, "--ending", "checkmate", "--format", "json", "--limit", "1"],
+        check=True, capture_output=True, text=True).stdout)["id"]
+    driver.execute_script("openGame(%d)" % mated)
+    wait_for(driver, lambda: driver.find_element(By.ID, "viewer").get_attribute("data-id") ==
+             str(mated), "a game ended by checkmate")
+    wait_for(driver, lambda: "ended by checkmate" in driver.find_element(By.ID, "viewer-header").text,
+             "the header says the game ended by checkmate")
+    Select(driver.find_element(By.ID, "notation")).select_by_value("")
 
     # Bad input in the page: an illegal FEN is reported, not a broken page.
     driver.find_element(By.ID, "close-game").click()

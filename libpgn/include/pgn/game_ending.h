@@ -70,7 +70,8 @@ class EndingTracker {
   [[nodiscard]] int repetitions() const;
 
  private:
-  void note(const Position& pos);
+  // `material_changed`: the start, or a capture or a pawn move led to `pos`.
+  void note(const Position& pos, bool material_changed);
   std::vector<Key> keys_;  // the positions since the last capture or pawn move, the last last
   GameEnding ending_;      // as far as the moves so far tell
   std::size_t ply_ = 0;
