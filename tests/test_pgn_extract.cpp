@@ -800,6 +800,19 @@ std::string identity(const std::string& white, const std::string& black, const s
   return white + "|" + black + "|" + event + "|" + date + "|" + round + "|" + std::to_string(plies);
 }
 
+// The identity of a game as written (identity()), its main line's plies counted from its move
+// tokens (those inside parentheses are a variation's).
+std::string scanned_identity(const ScannedGame& g) {
+  std::size_t plies = 0;
+  int depth = 0;
+  for (const auto& m : g.moves) {
+    depth += m == "(" ? 1 : m == ")" ? -1 : 0;
+    plies += depth == 0 && m != ")";
+  }
+  return identity(g.tag("White"), g.tag("Black"), g.tag("Event"), g.tag("Date"), g.tag("Round"),
+                  plies);
+}
+
 // Whether some position stands three times among `fens` (FEN texts, the start first), compared
 // by placement, side to move, castling rights and the en passant field: as written, or as pgndb
 // and the Laws count it (Law 9.2.3: only when the capture is possible; capturable_en_passant).
@@ -869,16 +882,7 @@ std::map<std::string, std::size_t> check_endings(const fs::path& file) {
                 " 2> /dev/null") == 0);
   auto stored = [&](const std::string& filter) {
     std::multiset<std::string> ids;
-    Scanner scanner([&](ScannedGame&& g) {
-      std::size_t plies = 0;
-      int depth = 0;
-      for (const auto& m : g.moves) {
-        depth += m == "(" ? 1 : m == ")" ? -1 : 0;
-        plies += depth == 0 && m != ")";
-      }
-      ids.insert(identity(g.tag("White"), g.tag("Black"), g.tag("Event"), g.tag("Date"),
-                          g.tag("Round"), plies));
-    });
+    Scanner scanner([&](ScannedGame&& g) { ids.insert(scanned_identity(g)); });
     const int rc =
         stream_lines(quote(pgndb_binary) + " find --db " + quote(db) + " --format pgn " + filter,
                      [&](std::string_view line) { scanner.line(line); });
@@ -920,16 +924,7 @@ std::map<std::string, std::size_t> check_endings(const fs::path& file) {
        {std::pair{"--checkmate", &ours.checkmate}, std::pair{"--stalemate", &ours.stalemate},
         std::pair{"--repetition", &ours.repetition}, std::pair{"--fifty", &ours.fifty}}) {
     std::multiset<std::string> theirs;
-    Scanner scanner([&](ScannedGame&& g) {
-      std::size_t plies = 0;
-      int depth = 0;
-      for (const auto& m : g.moves) {
-        depth += m == "(" ? 1 : m == ")" ? -1 : 0;
-        plies += depth == 0 && m != ")";
-      }
-      theirs.insert(identity(g.tag("White"), g.tag("Black"), g.tag("Event"), g.tag("Date"),
-                             g.tag("Round"), plies));
-    });
+    Scanner scanner([&](ScannedGame&& g) { theirs.insert(scanned_identity(g)); });
     run_pgn_extract(std::string(option) + " " + quote(file), tmp / "pgn-extract.log", tmp, scanner);
     // The database selects what the library finds (pgndb find --ending, --repetition,
     // --fifty-moves).
