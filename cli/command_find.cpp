@@ -6,6 +6,7 @@
 #include "command.h"
 #include "filter_options.h"
 #include "pgn/game.h"
+#include "pgn/openings.h"
 #include "pgn/text.h"
 #include "pgn/writer.h"
 #include "pgndb/index/store.h"
@@ -151,8 +152,8 @@ int run_find(const FindOptions& o) {
   if (format == "table")
     std::cout << column("id", 7) << ' ' << column("White", 22) << ' ' << column("Black", 22) << ' '
               << column("Result", 7) << ' ' << column("Date", 10) << ' ' << column("Event", 24)
-              << ' ' << column("ECO", 3) << ' ' << column("Plies", 5) << (position ? " Ply" : "")
-              << '\n';
+              << ' ' << column("ECO", 3) << ' ' << column("Plies", 5) << (position ? " Ply " : " ")
+              << "Opening\n";
   std::string out;
   for (std::uint64_t shown = 0; !limit || shown < limit; ++shown) {
     auto id = search->next();
@@ -162,6 +163,10 @@ int run_find(const FindOptions& o) {
     // moves. JSON needs the header only.
     auto game = format == "json" && !position ? store->game_header(**id) : store->game(**id);
     if (!game) return fail(game.error());
+    // The ending and the opening (the table's ECO is the opening's, by position).
+    auto summary = store->summary(**id);
+    if (!summary) return fail(summary.error());
+    const pgn::Opening& opening = pgn::openings()[summary->opening_id];
     out.clear();
     if (format == "pgn") {
       pgn::write_game(*game, out);
@@ -170,15 +175,13 @@ int run_find(const FindOptions& o) {
         out = column(std::to_string(**id), 7) + ' ' + column(tag_or(*game, "White", "?"), 22) +
               ' ' + column(tag_or(*game, "Black", "?"), 22) + ' ' + column(game->result, 7) + ' ' +
               column(tag_or(*game, "Date", "????.??.??"), 10) + ' ' +
-              column(tag_or(*game, "Event", "?"), 24) + ' ' + column(tag_or(*game, "ECO", ""), 3) +
+              column(tag_or(*game, "Event", "?"), 24) + ' ' + column(std::string(opening.eco), 3) +
               ' ' + column(std::to_string(game->moves.size()), 5);
         if (position)
           out += ' ' + ply_text(*game, *filters->position, filters->in_variations ? "var" : "-");
+        out += ' ' + std::string(opening.name);
       } else {
-        auto summary = store->summary(**id);
-        if (!summary) return fail(summary.error());
-        const pgn::GameEnding ending = summary->game_ending();
-        auto listed = serve::listed_game(**id, *game, &ending);
+        auto listed = serve::listed_game(**id, *game, &*summary);
         if (position) {
           const auto ply = query::first_ply_at(*game, pgn::repetition_key(*filters->position));
           listed["ply"] = ply ? serve::Json(*ply) : serve::Json(nullptr);

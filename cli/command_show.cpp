@@ -7,8 +7,10 @@
 
 #include "command.h"
 #include "pgn/fen.h"
+#include "pgn/game.h"
 #include "pgn/game_ending.h"
 #include "pgn/material.h"
+#include "pgn/openings.h"
 #include "pgn/san.h"
 #include "pgn/text.h"
 #include "pgn/writer.h"
@@ -82,6 +84,22 @@ std::string ending_text(const pgn::GameRecord& game) {
   return line;
 }
 
+// The game's opening by position (pgn/openings.h), on one line.
+std::string opening_text(const pgn::GameRecord& game) {
+  pgn::Position pos = game.start;
+  std::vector<pgn::Key> keys = {pgn::repetition_key(pos)};
+  for (std::size_t ply = 0; ply < game.moves.size() && ply < pgn::opening_plies; ++ply) {
+    pos.play_or_pass(game.moves[ply].move);
+    keys.push_back(pgn::repetition_key(pos));
+  }
+  const pgn::OpeningId id = pgn::classify_opening(keys, game.start == pgn::Position());
+  if (id == 0)
+    return game.start == pgn::Position() ? "Opening: none named in the first 40 plies"
+                                         : "Opening: none (set up from a position)";
+  const pgn::Opening& o = pgn::openings()[id];
+  return pgn::cat("Opening: ", o.eco, " ", o.name);
+}
+
 // A move's SAN as `writing` writes moves.
 std::string written_san(const std::string& san, const pgn::WriterOptions& writing) {
   if (!writing.letters && !writing.figurines) return san;
@@ -135,7 +153,8 @@ int run_show(const ShowOptions& o) {
             << "Material: White " << pgn::material_value(pos, pgn::White) << ", Black "
             << pgn::material_value(pos, pgn::Black)
             << " (pawn 1, knight 3, bishop 3, rook 5, queen 9)\n"
-            << ending_text(*game) << '\n';
+            << ending_text(*game) << '\n'
+            << opening_text(*game) << '\n';
   if (o.svg) {
     const std::string& file = *o.svg;
     std::ofstream out(file, std::ios::binary);

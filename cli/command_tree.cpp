@@ -6,6 +6,8 @@
 
 #include "command.h"
 #include "filter_options.h"
+#include "pgn/game.h"
+#include "pgn/openings.h"
 #include "pgndb/index/store.h"
 #include "pgndb/query/tree.h"
 #include "pgndb/serve/answer_json.h"
@@ -66,15 +68,31 @@ int run_tree(const TreeCommandOptions& o) {
       std::cout << serve::json_text(serve::tree_row_json(r, *o.filters.position)) << '\n';
     return Success;
   }
-  std::cout << "move      games      %    white    draws    black  avg elo  perf  last\n";
-  for (const auto& r : *rows)
+  // The openings (pgn/openings.h) named at the position and at each one a move leads to.
+  auto opening_text = [](const pgn::Position& pos) {
+    const pgn::Opening& o = pgn::openings()[pgn::opening_at(pgn::repetition_key(pos))];
+    return o.eco.empty() ? std::string() : std::string(o.eco) + " " + std::string(o.name);
+  };
+  const pgn::Position& root = *o.filters.position;
+  if (const std::string here = opening_text(root); !here.empty())
+    std::cout << "opening: " << here << '\n';
+  std::cout << "move      games      %    white    draws    black  avg elo  perf  last  opening\n";
+  for (const auto& r : *rows) {
+    std::string leads_to;
+    if (r.move != pgn::Move::none()) {
+      pgn::Position after = root;
+      after.play(r.move);
+      leads_to = opening_text(after);
+    }
     std::cout << r.san << std::string(r.san.size() < 8 ? 8 - r.san.size() : 1, ' ')
               << padded(std::to_string(r.games), 7) << ' ' << percent(r.games, total) << ' '
               << percent(r.white_wins, r.games) << ' ' << percent(r.draws, r.games) << ' '
               << percent(r.black_wins, r.games) << ' '
               << padded(r.average_elo ? std::to_string(r.average_elo) : "-", 8) << ' '
               << padded(r.performance ? std::to_string(r.performance) : "-", 5) << ' '
-              << padded(r.last_year ? std::to_string(r.last_year) : "-", 5) << '\n';
+              << padded(r.last_year ? std::to_string(r.last_year) : "-", 5)
+              << (leads_to.empty() ? "" : "  " + leads_to) << '\n';
+  }
   std::cout << "total   " << padded(std::to_string(total), 7) << '\n';
   return Success;
 }

@@ -28,6 +28,7 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -36,7 +37,9 @@
 #include <vector>
 
 #include "pgn/fen.h"
+#include "pgn/game.h"
 #include "pgn/game_ending.h"
+#include "pgn/openings.h"
 #include "pgn/piece_letters.h"
 #include "pgn/reader.h"
 #include "pgn/replay.h"
@@ -971,6 +974,170 @@ TEST_CASE("pgn-extract: checkmate, stalemate, repetitions and fifty moves select
   CHECK(selected.at("--repetition") > 20);
 }
 
+// --- Openings (openings.h) ---
+
+// An opening as the tests name it: "ECO name", or "none".
+std::string opening_name(pgn::OpeningId id) {
+  if (id == 0) return "none";
+  const pgn::Opening& o = pgn::openings()[id];
+  return std::string(o.eco) + " " + std::string(o.name);
+}
+
+// The board of a FEN as openings are compared: placement, side to move, castling rights, and
+// the en passant square where a pawn can take there (capturable_en_passant), as the Laws
+// (9.2.3) and the position index compare positions. Without it two lines of the tables would be
+// one board: 1. Nc3 e5 2. f4 exf4 3. e4 (Van Geet Opening: Nowokunski Gambit), where fxe3 e.p.
+// is possible, and 1. e4 e5 2. f4 exf4 3. Nc3 (King's Gambit Accepted: Mason-Keres Gambit), where
+// it is not. No clocks.
+std::string opening_board(std::string_view fen) {
+  const auto f = fields(fen);
+  return f.size() < 4 ? std::string()
+                      : f[0] + " " + f[1] + " " + f[2] + " " + capturable_en_passant(f);
+}
+
+// For each game of `file`, "identity|ECO name" of its opening found on pgn-extract's boards: the
+// board after each line of the opening tables (its FEN comments of the tables written as games)
+// against its boards after each of the first 40 plies of the game, the deepest match; "none" for
+// a game set up from a FEN.
+std::multiset<std::string> openings_by_pgn_extract(const fs::path& file, const TempDir& tmp) {
+  const auto all = pgn::openings();
+  std::string tables;
+  for (std::size_t id = 1; id < all.size(); ++id)
+    tables += "[Event \"" + std::to_string(id) + "\"]\n[Result \"*\"]\n\n" +
+              std::string(all[id].moves) + " *\n\n";
+  write_file(tmp / "openings.pgn", tables);
+  std::map<std::string, std::string> named;  // board -> the first line's opening
+
+  Scanner lines([&](ScannedGame&& g) {
+    std::string last;
+    for (const auto& c : g.main_comments)
+      if (looks_like_fen(c)) last = c;
+    named.emplace(opening_board(last), opening_name(pgn::OpeningId(std::stoul(g.tag("Event")))));
+  });
+  run_pgn_extract("--fencomments " + quote(tmp / "openings.pgn"), tmp / "pgn-extract.log", tmp,
+                  lines);
+  REQUIRE(named.size() == all.size() - 1);
+  std::multiset<std::string> out;
+  Scanner games([&](ScannedGame&& g) {
+    std::string opening = "none";
+    if (g.tag("FEN").empty()) {
+      std::size_t ply = 0;
+      for (const auto& c : g.main_comments) {
+        if (!looks_like_fen(c)) continue;
+        if (++ply > pgn::opening_plies) break;
+        if (auto at = named.find(opening_board(c)); at != named.end()) opening = at->second;
+      }
+    }
+    out.insert(scanned_identity(g) + "|" + opening);
+  });
+  run_pgn_extract("--fencomments " + quote(file), tmp / "pgn-extract.log", tmp, games);
+  return out;
+}
+
+// The same by pgndb's classification (classify_opening over the replayed main line); `in_order`
+// gets each replayable game's opening in file order (the database's ids).
+std::multiset<std::string> openings_by_pgndb(const fs::path& file,
+                                             std::vector<std::string>& in_order) {
+  std::multiset<std::string> out;
+  pgn::ReplayVisitor replay({.keep_record = true});
+  replay_each(file, replay, [&] {
+    if (replay.has_error()) return;  // pgn-extract leaves out what it cannot replay too
+    const pgn::GameRecord& g = replay.record();
+    pgn::Position pos = g.start;
+    std::vector<pgn::Key> keys = {pgn::repetition_key(pos)};
+    for (const auto& node : g.moves) {
+      pos.play_or_pass(node.move);
+      keys.push_back(pgn::repetition_key(pos));
+    }
+    auto tag = [&](const char* name) {
+      const std::string* v = g.tag(name);
+      return v ? *v : std::string();
+    };
+    const std::string opening =
+        opening_name(pgn::classify_opening(keys, g.start == pgn::Position()));
+    in_order.push_back(opening);
+    out.insert(identity(tag("White"), tag("Black"), tag("Event"), tag("Date"), tag("Round"),
+                        g.moves.size()) +
+               "|" + opening);
+  });
+  return out;
+}
+
+void check_openings(const fs::path& file) {
+  TempDir tmp;
+  const auto theirs = openings_by_pgn_extract(file, tmp);
+  std::vector<std::string> in_order;
+  const auto ours = openings_by_pgndb(file, in_order);
+  std::vector<std::string> missing, extra;
+  std::set_difference(theirs.begin(), theirs.end(), ours.begin(), ours.end(),
+                      std::back_inserter(missing));
+  std::set_difference(ours.begin(), ours.end(), theirs.begin(), theirs.end(),
+                      std::back_inserter(extra));
+  INFO(theirs.size() << " games by pgn-extract's boards, " << ours.size() << " by pgndb");
+  for (std::size_t i = 0; i < missing.size() && i < max_listed; ++i)
+    UNSCOPED_INFO("pgn-extract's boards: " << missing[i]);
+  for (std::size_t i = 0; i < extra.size() && i < max_listed; ++i)
+    UNSCOPED_INFO("pgndb: " << extra[i]);
+  CHECK(ours.size() == theirs.size());
+  CHECK(missing.empty());
+  CHECK(extra.empty());
+  // Most games are named: the comparison means something.
+  const auto unnamed = std::count_if(ours.begin(), ours.end(),
+                                     [](const std::string& g) { return g.ends_with("|none"); });
+  CHECK(std::size_t(unnamed) < ours.size() / 20);
+
+  // The database: the file imported, each game's opening as find lists it (by id, the file's
+  // order) is the library's; --opening, --opening-re and --eco select the games whose opening
+  // says so.
+  const fs::path db = tmp / "db";
+  REQUIRE(shell(quote(pgndb_binary) + " import --db " + quote(db) + " " + quote(file) +
+                " 2> /dev/null") == 0);
+  std::vector<std::string> stored;
+  static const std::regex listed(
+      R"re("opening":(null|\{"eco":"([A-E][0-9][0-9])","name":"([^"]*)"\}))re");
+  const int rc =
+      stream_lines(quote(pgndb_binary) + " find --db " + quote(db) + " --format json",
+                   [&](std::string_view line) {
+                     std::match_results<std::string_view::const_iterator> m;
+                     if (!std::regex_search(line.begin(), line.end(), m, listed)) {
+                       stored.push_back("?");
+                       return;
+                     }
+                     stored.push_back(m[1] == "null" ? "none" : m[2].str() + " " + m[3].str());
+                   });
+  CHECK(rc == 0);
+  REQUIRE(stored.size() == in_order.size());
+  std::size_t differing = 0;
+  for (std::size_t i = 0; i < stored.size(); ++i)
+    if (stored[i] != in_order[i] && ++differing <= max_listed)
+      UNSCOPED_INFO("game " << i + 1 << ": stored " << stored[i] << ", replayed " << in_order[i]);
+  CHECK(differing == 0);
+  auto count = [&](const std::string& filter) {
+    std::string out;
+    stream_lines(quote(pgndb_binary) + " find --db " + quote(db) + " --format count " + filter,
+                 [&](std::string_view line) { out = line; });
+    return std::stoul(out);
+  };
+  auto named = [&](auto&& holds) {
+    return std::size_t(std::count_if(in_order.begin(), in_order.end(), holds));
+  };
+  const auto najdorf = named([](const std::string& o) { return o.find("Najdorf") != o.npos; });
+  CHECK(najdorf > 0);
+  CHECK(count("--opening NAJDORF") == najdorf);
+  CHECK(count("--opening-re 'najdorf|dragon'") == named([](const std::string& o) {
+          return o.find("Najdorf") != o.npos || o.find("Dragon") != o.npos;
+        }));
+  CHECK(count("--eco B90-B99") ==
+        named([](const std::string& o) { return o >= "B90" && o < "B9:" && o != "none"; }));
+  CHECK(count("--eco B90-B99 --opening najdorf") == named([](const std::string& o) {
+          return o >= "B90" && o < "B9:" && o.find("Najdorf") != o.npos;
+        }));
+}
+
+TEST_CASE("pgn-extract: every game's opening is the one its boards name", "[pgn-extract]") {
+  check_openings(slice().file);
+}
+
 // --- Piece letters of other languages (piece_letters.h) ---
 
 TEST_CASE("pgn-extract: the slice written with each language's piece letters reads back as itself",
@@ -1183,6 +1350,14 @@ TEST_CASE("pgn-extract full corpus: checkmate, stalemate, repetitions and fifty 
   for (const auto& file : corpus_files()) {
     INFO(file);
     (void)check_endings(file);
+  }
+}
+
+TEST_CASE("pgn-extract full corpus: every game's opening is the one its boards name",
+          "[pgn-extract][.full]") {
+  for (const auto& file : corpus_files()) {
+    INFO(file);
+    check_openings(file);
   }
 }
 

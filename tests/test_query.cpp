@@ -151,11 +151,11 @@ TEST_CASE("find counts match the source's tags, filter by filter") {
   for (const char* result : {"1-0", "0-1", "1/2-1/2"})
     CHECK(s.count(std::string("--result ") + result) ==
           s.expected([&](auto& g) { return tag(g, "Result") == result; }));
-  CHECK(s.count("--eco B90-B99") == s.expected([&](auto& g) {
+  CHECK(s.count("--eco-tag B90-B99") == s.expected([&](auto& g) {
     const std::string eco = tag(g, "ECO");
     return eco.size() == 3 && eco >= "B90" && eco <= "B99";
   }));
-  CHECK(s.count("--eco E97") == s.expected([&](auto& g) { return tag(g, "ECO") == "E97"; }));
+  CHECK(s.count("--eco-tag E97") == s.expected([&](auto& g) { return tag(g, "ECO") == "E97"; }));
   CHECK(s.count("--date 1985..1990") == s.expected([&](auto& g) {
     const std::string year = tag(g, "Date").substr(0, 4);
     return year.find('?') == std::string::npos && year >= "1985" && year <= "1990";

@@ -146,17 +146,17 @@ struct RawDatabase {
   }
 };
 
-// A group of facts as an older schema wrote it: the last `dropped` of its 10 columns left out
-// (the ending's before schema 20, the speed's too before 19).
+// A group of facts as an older schema wrote it: the last `dropped` of its 11 columns left out
+// (the opening's before schema 21, the ending's too before 20, the speed's too before 19).
 std::string without_last_columns(std::string_view group, int dropped) {
   pgndb::index::bytes::Reader in(group);
   std::uint64_t n = 0;
   REQUIRE(in.varint(n));
   std::string out;
   pgndb::index::bytes::put_varint(out, n);
-  const int kept = 10 - dropped;
+  const int kept = 11 - dropped;
   std::size_t kept_bits_bytes = 0, dropped_bytes = 0;
-  for (int f = 0; f < 10; ++f) {
+  for (int f = 0; f < 11; ++f) {
     std::uint64_t base = 0;
     std::uint8_t width = 0;
     REQUIRE(in.varint(base));
@@ -375,10 +375,10 @@ TEST_CASE("searches checked on the facts give the games the tags say") {
 // 9 to 13 kept no slices of the statistics (a tree filtered by dates read the games); schemas 13
 // to 16 keyed the lists of the postings family without their epoch; schemas 9 to 17 kept no
 // best-rated games of popular positions; schemas 9 to 18 kept no speed in the summaries and the
-// facts; schemas 9 to 19 no ending. A reader refuses them, naming the command that upgrades; a
-// writer upgrades them in place.
-TEST_CASE("a database of schema 9 to 19 is upgraded in place by a writer, and verifies") {
-  const int old_version = GENERATE(9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
+// facts; schemas 9 to 19 no ending; schemas 9 to 20 no opening. A reader refuses them, naming
+// the command that upgrades; a writer upgrades them in place.
+TEST_CASE("a database of schema 9 to 20 is upgraded in place by a writer, and verifies") {
+  const int old_version = GENERATE(9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20);
   INFO("schema " << old_version);
   pgndb::test::TempDir dir;
   const fs::path db = dir / "old";
@@ -392,6 +392,9 @@ TEST_CASE("a database of schema 9 to 19 is upgraded in place by a writer, and ve
   repeated.repetition = true;
   drawn_by_board.ending = "stalemate,insufficient-material,fivefold,seventy-five";
   std::vector<std::uint32_t> mated_before, repeated_before, drawn_by_board_before;
+  pgndb::query::FilterText sicilian;
+  sicilian.opening = "sicilian";
+  std::vector<std::uint32_t> sicilian_before;
   blitz.speed = "blitz";
   slow.speed = "rapid,classical";
   std::vector<std::uint32_t> blitz_before, slow_before;
@@ -412,6 +415,7 @@ TEST_CASE("a database of schema 9 to 19 is upgraded in place by a writer, and ve
     mated_before = found(*store, mated);
     repeated_before = found(*store, repeated);
     drawn_by_board_before = found(*store, drawn_by_board);
+    sicilian_before = found(*store, sicilian);
     players = store->stats()->players;
     duplicates = store->stats()->duplicates;
     REQUIRE(duplicates > 0);
@@ -424,6 +428,7 @@ TEST_CASE("a database of schema 9 to 19 is upgraded in place by a writer, and ve
   REQUIRE(mated_before.size() > 100);
   REQUIRE(repeated_before.size() > 100);
   REQUIRE(!drawn_by_board_before.empty());
+  REQUIRE(sicilian_before.size() > 14 * 20);
   REQUIRE(games > 4096);
   std::size_t sliced = 0;  // positions whose statistics are sliced
   {
@@ -476,22 +481,32 @@ TEST_CASE("a database of schema 9 to 19 is upgraded in place by a writer, and ve
       if (names[i] != "summaries" && names[i] != "facts") continue;
       std::unique_ptr<rocksdb::Iterator> it(rdb->NewIterator(rocksdb::ReadOptions(), handles[i]));
       std::vector<std::pair<std::string, std::string>> rewritten;
-      std::size_t with_speed = 0, with_ending = 0;
+      std::size_t with_speed = 0, with_ending = 0, with_opening = 0;
       for (it->SeekToFirst(); it->Valid(); it->Next()) {
         std::string value;
         if (names[i] == "facts") {
-          value = without_last_columns(it->value().ToStringView(), old_version < 19 ? 2 : 1);
+          value = without_last_columns(it->value().ToStringView(), old_version < 19   ? 3
+                                                                   : old_version < 20 ? 2
+                                                                                      : 1);
         } else {
           pgndb::index::bytes::Reader in(it->value().ToStringView());
           for (std::string_view entry; !in.empty();) {
             REQUIRE(in.view(entry));
             std::string old(entry);
-            REQUIRE(old.size() >= 12);
+            REQUIRE(old.size() >= 14);
             REQUIRE((std::uint8_t(old[0]) & 0x80) != 0);
+            REQUIRE((std::uint8_t(old[11]) & 0x80) != 0);
             with_speed += (std::uint8_t(old[0]) >> 4 & 7) != 0;
-            with_ending += old[11] != 0;
-            old[0] = char(std::uint8_t(old[0]) & (old_version < 19 ? 0x0F : 0x7F));
-            old.erase(11, 1);
+            with_ending += (old[11] & 0x7F) != 0;
+            with_opening += old[12] != 0 || old[13] != 0;
+            if (old_version == 20) {
+              // The ending's byte without its bit 7, no opening after it.
+              old[11] = char(std::uint8_t(old[11]) & 0x7F);
+              old.erase(12, 2);
+            } else {
+              old[0] = char(std::uint8_t(old[0]) & (old_version < 19 ? 0x0F : 0x7F));
+              old.erase(11, 3);
+            }
             pgndb::index::bytes::put_string(value, old);
           }
         }
@@ -500,6 +515,7 @@ TEST_CASE("a database of schema 9 to 19 is upgraded in place by a writer, and ve
       REQUIRE(it->status().ok());
       if (names[i] == "summaries") REQUIRE(with_speed >= 14 * 100);
       if (names[i] == "summaries") REQUIRE(with_ending >= 14 * 60);  // 60 checkmates a copy
+      if (names[i] == "summaries") REQUIRE(with_opening >= 14 * 300);
       for (const auto& [key, value] : rewritten)
         REQUIRE(rdb->Put(rocksdb::WriteOptions(), handles[i], key, value).ok());
     }
@@ -612,6 +628,7 @@ TEST_CASE("a database of schema 9 to 19 is upgraded in place by a writer, and ve
   CHECK(found(*store, mated) == mated_before);
   CHECK(found(*store, repeated) == repeated_before);
   CHECK(found(*store, drawn_by_board) == drawn_by_board_before);
+  CHECK(found(*store, sicilian) == sicilian_before);
   CHECK(store->stats()->players == players);
   CHECK(store->stats()->duplicates == duplicates);
   // The statistics sliced again: a tree filtered by years adds the slices of the start position,
@@ -632,10 +649,10 @@ TEST_CASE("a database of schema 9 to 19 is upgraded in place by a writer, and ve
   CHECK(report->facts == games);
 }
 
-// The upgrade to 20 rewrites the summaries and facts in one atomic ingestion, with a key saying
-// so, then writes the version: killed between the two, the database says 19 and holds groups of
-// 10 columns, which read as 19's 9 would be damaged. The next writer finishes the upgrade.
-TEST_CASE("an upgrade to schema 20 killed after its rewrite is finished by the next writer") {
+// The upgrade to 21 rewrites the summaries and facts in one atomic ingestion, with a key saying
+// so, then writes the version: killed between the two, the database says 20 and holds groups of
+// 11 columns, which read as 20's 10 would be damaged. The next writer finishes the upgrade.
+TEST_CASE("an upgrade to schema 21 killed after its rewrite is finished by the next writer") {
   pgndb::test::TempDir dir;
   const fs::path db = dir / "db";
   fs::copy(copies_database(), db, fs::copy_options::recursive);
@@ -657,7 +674,7 @@ TEST_CASE("an upgrade to schema 20 killed after its rewrite is finished by the n
                 .ok());
         REQUIRE(opened.db
                     ->Put(rocksdb::WriteOptions(), opened.handles[i], "meta:schema_version",
-                          std::string("\0\0\0\x13", 4))
+                          std::string("\0\0\0\x14", 4))
                     .ok());
       }
   }
@@ -665,7 +682,7 @@ TEST_CASE("an upgrade to schema 20 killed after its rewrite is finished by the n
       pgndb::test::run_command(std::string(PGNDB_BINARY) + " upgrade --db '" + db.string() + "'");
   INFO(upgrade.out);
   CHECK(upgrade.exit_code == 0);
-  CHECK_THAT(upgrade.out, Catch::Contains("from schema version 19 to 20"));
+  CHECK_THAT(upgrade.out, Catch::Contains("from schema version 20 to 21"));
   auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
   REQUIRE(store);
   CHECK(found(*store, mated) == mated_before);

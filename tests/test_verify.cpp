@@ -367,10 +367,10 @@ TEST_CASE("verify reports damage to the summaries") {
     summary->repetition = !summary->repetition;
     entries[1].clear();
     pgndb::index::encode_summary(*summary, entries[1]);
-    // Schema 19's layout: bit 7 clear, no ending byte after the plies.
-    REQUIRE(entries[2].size() >= 12);
+    // Schema 19's layout: bit 7 clear, no ending byte nor opening after the plies.
+    REQUIRE(entries[2].size() >= 14);
     entries[2][0] = char(std::uint8_t(entries[2][0]) & 0x7F);
-    entries[2].erase(11, 1);
+    entries[2].erase(11, 3);
     std::string altered;
     for (const auto& e : entries) bytes::put_string(altered, e);
     d.put("summaries", key, altered);

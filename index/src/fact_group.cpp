@@ -10,7 +10,7 @@ namespace pgndb::index::facts {
 
 namespace {
 
-constexpr std::size_t field_count = 10;
+constexpr std::size_t field_count = 11;
 constexpr std::size_t padding = 7;
 constexpr std::size_t max_games = 65536;
 
@@ -26,14 +26,15 @@ std::uint32_t field_of(const SearchFacts& r, std::size_t f) {
     case 6: return r.black_elo;
     case 7: return r.plies;
     case 8: return std::uint32_t(r.speed);
-    default: return r.ending_code();
+    case 9: return r.ending_code();
+    default: return r.opening_id;
   }
 }
 
 // The largest value each field may hold: a column of a damaged group decoding above it is
 // refused.
 constexpr std::array<std::uint32_t, field_count> field_max = {
-    3, 1, 65535, 255, 255, 65535, 65535, 65535, pgn::speed_count - 1, 31};
+    3, 1, 65535, 255, 255, 65535, 65535, 65535, pgn::speed_count - 1, 31, 65535};
 
 }  // namespace
 
@@ -85,6 +86,10 @@ std::expected<GroupView, Status> GroupView::parse_schema_18(std::string_view byt
 
 std::expected<GroupView, Status> GroupView::parse_schema_19(std::string_view bytes) {
   return parse_columns(bytes, Ending);
+}
+
+std::expected<GroupView, Status> GroupView::parse_schema_20(std::string_view bytes) {
+  return parse_columns(bytes, Opening);
 }
 
 std::expected<GroupView, Status> GroupView::parse_columns(std::string_view bytes,
@@ -153,6 +158,7 @@ SearchFacts GroupView::at(std::size_t i) const {
   r.plies = std::uint16_t(value(Plies, i));
   r.speed = pgn::Speed(value(Speed, i));
   r.set_ending_code(value(Ending, i));
+  r.opening_id = pgn::OpeningId(value(Opening, i));
   return r;
 }
 
@@ -175,6 +181,7 @@ bool GroupView::passes(std::size_t i, const FactsFilter& filter) const {
   if (filter.rating_groups && !filter.in_rating_groups(value(WhiteElo, i), value(BlackElo, i)))
     return false;
   if (filter.checks_ending() && !filter.ending_holds(value(Ending, i))) return false;
+  if (filter.openings && !filter.opening_holds(value(Opening, i))) return false;
   return !filter.annotated || value(Annotated, i) != 0;
 }
 

@@ -2,11 +2,11 @@
 // column family (docs/storage.md, "Facts"). The layout, owned here:
 //
 //   varint  n, the games in the group (1..65,536)
-//   10 x    one column per field, in the order result, annotated, year, month, day, White's
+//   11 x    one column per field, in the order result, annotated, year, month, day, White's
 //           Elo, Black's Elo, plies, speed (pgn::Speed, since schema 19), ending
-//           (SearchFacts::ending_code, since schema 20): varint base, then 1 byte width
-//           (0..16 bits)
-//   10 x    the column's n values, `width` bits each, packed from bit 0 of the first byte
+//           (SearchFacts::ending_code, since schema 20), opening (pgn::OpeningId, since schema
+//           21): varint base, then 1 byte width (0..16 bits)
+//   11 x    the column's n values, `width` bits each, packed from bit 0 of the first byte
 //           (little-endian), the column padded to a whole byte
 //   7 bytes of zeros, so that a value is read with one unaligned 8-byte load
 //
@@ -48,6 +48,8 @@ class GroupView {
   // ending None), or of 19, without the ending column: what the upgrade reads.
   [[nodiscard]] static std::expected<GroupView, Status> parse_schema_18(std::string_view bytes);
   [[nodiscard]] static std::expected<GroupView, Status> parse_schema_19(std::string_view bytes);
+  // Of 20: without the opening column (every game's opening 0).
+  [[nodiscard]] static std::expected<GroupView, Status> parse_schema_20(std::string_view bytes);
 
   std::size_t size() const { return size_; }
   // The facts of the i-th game of the group (i < size()).
@@ -68,6 +70,7 @@ class GroupView {
     Plies,
     Speed,
     Ending,
+    Opening,
     FieldCount
   };
   struct Column {

@@ -8,6 +8,8 @@
 #include "metadata_keys.h"
 #include "move_index.h"
 #include "pgn/game.h"
+#include "pgn/game_ending.h"
+#include "pgn/openings.h"
 #include "pgn/time_control.h"
 #include "pgn/writer.h"
 #include "pgndb/index/game_codec.h"
@@ -95,6 +97,7 @@ GameFacts game_facts(std::uint32_t id, std::string_view stored) {
   facts.positions.push_back(key40(pos));
   GameSummary& summary = facts.summary;
   pgn::EndingTracker ending(game.start);
+  std::vector<pgn::Key> keys = {pgn::repetition_key(pos)};  // the main line's, for its opening
   bool codes_end = false;
   for (const pgn::MoveNode& node : game.moves) {
     // The summary's opening codes: a move's index while it fits one byte, up to the 16th move.
@@ -108,6 +111,7 @@ GameFacts game_facts(std::uint32_t id, std::string_view stored) {
     pos.play_or_pass(node.move);
     ending.after_move(pos);
     facts.positions.push_back(key40(pos));
+    if (keys.size() <= pgn::opening_plies) keys.push_back(pgn::repetition_key(pos));
   }
   const pgn::GameEnding ended = ending.finish(pos);
   summary.ending = ended.ending;
@@ -150,6 +154,7 @@ GameFacts game_facts(std::uint32_t id, std::string_view stored) {
   summary.speed = pgn::speed_of_time_control(tag(game, "TimeControl"));
   summary.plies = std::uint16_t(std::min<std::size_t>(game.moves.size(), 65535));
   summary.standard_start = game.start == pgn::Position();
+  summary.opening_id = pgn::classify_opening(keys, summary.standard_start);
   auto written = decode_summary(prepared.summary);
   summary.annotated = written && written->annotated;
   return facts;

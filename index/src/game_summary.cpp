@@ -3,6 +3,7 @@
 #include "bytes.h"
 #include "move_index.h"
 #include "pgn/movegen.h"
+#include "pgn/openings.h"
 
 namespace pgndb::index {
 
@@ -20,9 +21,10 @@ enum : std::uint8_t {
   HasEnding = 1 << 7,
 };
 // The fixed part: the first byte, year, month, day, the ratings, the plies, then the ending's
-// byte, SearchFacts::ending_code (bits 0-4).
-constexpr std::size_t fixed_size = 12, fixed_size_before_endings = 11;
-constexpr std::uint8_t ending_bits = 0x1F;
+// byte, SearchFacts::ending_code (bits 0-4), whose bit 7 says that the game's opening follows
+// (pgn::OpeningId, 2 bytes big-endian; schema 21 writes it in every summary).
+constexpr std::size_t fixed_size_before_endings = 11;
+constexpr std::uint8_t ending_bits = 0x1F, HasOpening = 1 << 7;
 
 }  // namespace
 
@@ -36,13 +38,17 @@ void encode_summary(const GameSummary& summary, std::string& out) {
   bytes::put_big_endian16(out, summary.white_elo);
   bytes::put_big_endian16(out, summary.black_elo);
   bytes::put_big_endian16(out, summary.plies);
-  out += char(summary.facts().ending_code());
+  out += char(summary.facts().ending_code() | HasOpening);
+  bytes::put_big_endian16(out, summary.opening_id);
   out.append(reinterpret_cast<const char*>(summary.opening.data()), summary.opening_length);
 }
 
 std::expected<GameSummary, Status> decode_summary(std::string_view bytes) {
   const bool with_ending = !bytes.empty() && (std::uint8_t(bytes[0]) & HasEnding);
-  const std::size_t fixed = with_ending ? fixed_size : fixed_size_before_endings;
+  const bool with_opening = with_ending && bytes.size() > fixed_size_before_endings &&
+                            (std::uint8_t(bytes[fixed_size_before_endings]) & HasOpening);
+  const std::size_t fixed =
+      fixed_size_before_endings + (with_ending ? 1 : 0) + (with_opening ? 2 : 0);
   if (bytes.size() < fixed || bytes.size() > fixed + GameSummary::opening_plies)
     return std::unexpected(Status::error(Status::Code::Corruption, "game summary damaged"));
   GameSummary summary;
@@ -61,7 +67,7 @@ std::expected<GameSummary, Status> decode_summary(std::string_view bytes) {
   summary.black_elo = bytes::read_big_endian16(bytes.substr(7));
   summary.plies = bytes::read_big_endian16(bytes.substr(9));
   if (with_ending) {
-    const auto code = std::uint8_t(bytes[11]);
+    const auto code = std::uint8_t(bytes[11] & ~HasOpening);
     static_assert(pgn::ending_count == 8, "every value of bits 0-2 is an ending");
     if (code & ~ending_bits)
       return std::unexpected(Status::error(Status::Code::Corruption, "game summary damaged"));
@@ -70,6 +76,11 @@ std::expected<GameSummary, Status> decode_summary(std::string_view bytes) {
     summary.ending = facts.ending;
     summary.repetition = facts.repetition;
     summary.fifty_moves = facts.fifty_moves;
+  }
+  if (with_opening) {
+    summary.opening_id = bytes::read_big_endian16(bytes.substr(12));
+    if (summary.opening_id >= pgn::openings().size())
+      return std::unexpected(Status::error(Status::Code::Corruption, "game summary damaged"));
   }
   summary.opening_length = std::uint8_t(bytes.size() - fixed);
   if (summary.opening_length > summary.plies)

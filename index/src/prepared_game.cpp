@@ -9,6 +9,7 @@
 
 #include "pgn/game.h"
 #include "pgn/game_ending.h"
+#include "pgn/openings.h"
 #include "pgn/text.h"
 #include "pgn/time_control.h"
 #include "pgndb/index/game_codec.h"
@@ -158,7 +159,9 @@ PreparedGame prepare_game(const pgn::GameRecord& game, const PlayedMoves* played
   auto& in_variations = prepared.variation_positions;
   std::sort(in_variations.begin(), in_variations.end());
   in_variations.erase(std::unique(in_variations.begin(), in_variations.end()), in_variations.end());
-  const GameSummary summary = summarize(game, opening, ending ? *ending : ending_of(game));
+  GameSummary summary = summarize(game, opening, ending ? *ending : ending_of(game));
+  // The opening from the main line's positions, already keyed as the tables are.
+  summary.opening_id = pgn::classify_opening(prepared.positions, summary.standard_start);
   encode_summary(summary, prepared.summary);
   prepared.facts = summary.facts();
   for (std::size_t ply = 0; ply < summary.opening_length; ++ply)

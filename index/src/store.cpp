@@ -43,6 +43,7 @@
 #include "name_index.h"
 #include "pgn/game.h"
 #include "pgn/game_ending.h"
+#include "pgn/openings.h"
 #include "pgn/text.h"
 #include "pgn/time_control.h"
 #include "pgndb/index/game_codec.h"
@@ -810,10 +811,14 @@ struct Store::Impl {
     if (version < 11)
       if (Status s = add_facts(); !s.is_ok()) return s;
     // Schema 19 keeps each game's speed (from its TimeControl tag) in its summary and facts,
-    // schema 20 how its main line ended. Before the steps below: add_epochs_to_postings writes
-    // the version, after which no step may be left to do.
-    if (version < 20)
-      if (Status s = add_speeds_and_endings(version < 11 ? 10 : version < 19 ? 8 : 9); !s.is_ok())
+    // schema 20 how its main line ended, 21 its opening. Before the steps below:
+    // add_epochs_to_postings writes the version, after which no step may be left to do.
+    if (version < 21)
+      if (Status s = add_speeds_and_endings(version < 11   ? 11
+                                            : version < 19 ? 8
+                                            : version < 20 ? 9
+                                                           : 10);
+          !s.is_ok())
         return s;
     if (version < 12)
       if (Status s = add_name_index(); !s.is_ok()) return s;
@@ -891,16 +896,17 @@ struct Store::Impl {
                              "deleting the retired metadata keys");
   }
 
-  // Schemas 19 and 20: every game's speed, from the TimeControl tag of the stored game, and
-  // how its main line ended (its moves played again: pgn::EndingTracker), written into its
-  // summary (the speed in bits 4-6 of the first byte, the ending in a byte of its own) and its
-  // facts (the ninth and tenth columns). Each group is written again under its key with its
-  // games, so the groups' bounds stay; both are kept meanwhile, a byte a game (100 MB at 10^8
+  // Schemas 19 to 21: every game's speed, from the TimeControl tag of the stored game, how its
+  // main line ended (its moves played again: pgn::EndingTracker) and its opening (the first 40
+  // plies' positions: pgn::classify_opening), written into its summary (the speed in bits 4-6
+  // of the first byte, the ending in a byte of its own, the opening in two) and its facts (the
+  // ninth to eleventh columns). Each group is written again under its key with its games, so the
+  // groups' bounds stay; what was found is kept meanwhile, 3 bytes a game (300 MB at 10^8
   // games). `facts_columns`: how many columns the facts groups have now (8 before schema 19, 9
-  // in 19; add_facts wrote those of 9 and 10 just now, with all 10).
+  // in 19, 10 in 20; add_facts wrote those of 9 and 10 just now, with all 11).
   // The groups are written with a key of the default family, `meta:endings_written`, in one
   // atomic ingestion: an upgrade killed after it and before the version is written finds the
-  // groups of 10 columns already there, and leaves them (read as groups of 8 or 9 they would be
+  // groups rewritten already, and leaves them (read as groups of fewer columns they would be
   // damaged). The key goes with the version written.
   Status add_speeds_and_endings(std::size_t facts_columns) {
     if (games == 0) return Status::ok();
@@ -912,10 +918,12 @@ struct Store::Impl {
       if (s.ok()) return Status::ok();
       if (!s.IsNotFound()) return from_rocksdb(s, "reading the upgrade's progress");
     }
-    // The speed in bits 0-2, SearchFacts::ending_code in bits 3-7.
+    // The speed in bits 0-2, SearchFacts::ending_code in bits 3-7; the opening.
     std::vector<std::uint8_t> found(std::size_t(games) + 1, 0);
+    std::vector<pgn::OpeningId> found_openings(std::size_t(games) + 1, 0);
     {
       std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(bulk_read_options(), families[Games]));
+      std::vector<pgn::Key> keys;
       for (it->SeekToFirst(); it->Valid(); it->Next()) {
         const std::uint32_t id = game_of_key(it->key().ToStringView());
         if (id == 0 || id > games) continue;
@@ -927,15 +935,18 @@ struct Store::Impl {
           facts.speed = pgn::speed_of_time_control(*tag);
         pgn::EndingTracker tracker(game->start);
         pgn::Position pos = game->start;
+        keys.assign(1, pgn::repetition_key(pos));
         for (const pgn::MoveNode& node : game->moves) {
           pos.play_or_pass(node.move);
           tracker.after_move(pos);
+          if (keys.size() <= pgn::opening_plies) keys.push_back(pgn::repetition_key(pos));
         }
         const pgn::GameEnding ending = tracker.finish(pos);
         facts.ending = ending.ending;
         facts.repetition = ending.repetition;
         facts.fifty_moves = ending.fifty_moves;
         found[id] = std::uint8_t(unsigned(facts.speed) | facts.ending_code() << 3);
+        found_openings[id] = pgn::classify_opening(keys, game->start == pgn::Position());
       }
       if (!it->status().ok()) return from_rocksdb(it->status(), "reading the games");
     }
@@ -955,8 +966,8 @@ struct Store::Impl {
         return s.ok() ? it->status() : s;
       };
     };
-    // Sets the speed and the ending `found` for game `id`.
-    auto set = [&found](std::uint32_t id, auto& facts) {
+    // Sets the speed, the ending and the opening found for game `id`.
+    auto set = [&found, &found_openings](std::uint32_t id, auto& facts) {
       const unsigned v = id < found.size() ? found[id] : 0;
       SearchFacts in;
       in.set_ending_code(v >> 3);
@@ -964,6 +975,7 @@ struct Store::Impl {
       facts.ending = in.ending;
       facts.repetition = in.repetition;
       facts.fifty_moves = in.fifty_moves;
+      facts.opening_id = id < found_openings.size() ? found_openings[id] : 0;
     };
     TableContent contents[FamilyCount];
     contents[Summaries] =
@@ -985,9 +997,10 @@ struct Store::Impl {
         });
     contents[Facts] =
         rewrite(Facts, [&](std::uint32_t first, std::string_view group, std::string& out) {
-          auto old = facts_columns == 8   ? facts::GroupView::parse_schema_18(group)
-                     : facts_columns == 9 ? facts::GroupView::parse_schema_19(group)
-                                          : facts::GroupView::parse(group);
+          auto old = facts_columns == 8    ? facts::GroupView::parse_schema_18(group)
+                     : facts_columns == 9  ? facts::GroupView::parse_schema_19(group)
+                     : facts_columns == 10 ? facts::GroupView::parse_schema_20(group)
+                                           : facts::GroupView::parse(group);
           if (!old) return old.error();
           std::vector<SearchFacts> games(old->size());
           for (std::size_t i = 0; i < games.size(); ++i) {

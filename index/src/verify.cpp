@@ -625,6 +625,7 @@ class Verifier {
     field("ending", pgn::to_text(s.ending), pgn::to_text(game.ending));
     field("repetition", s.repetition, game.repetition);
     field("fifty moves", s.fifty_moves, game.fifty_moves);
+    field("opening", s.opening_id, game.opening_id);
   }
 
   void compare_summary(std::uint32_t id, const std::string& stored, const GameSummary& game) {
@@ -635,10 +636,13 @@ class Verifier {
       return;
     }
     const GameSummary& s = *decoded;
-    // Written before schema 20 (its ending None), which the upgrade rewrites.
-    if (!stored.empty() && !(std::uint8_t(stored[0]) & 0x80))
+    // Written before schema 20 (its ending None) or 21 (its opening 0), which the upgrade
+    // rewrites: bit 7 of the first byte, and of the ending's byte.
+    if (stored.size() < 12 || !(std::uint8_t(stored[0]) & 0x80) ||
+        !(std::uint8_t(stored[11]) & 0x80))
       report(family_name(Summaries),
-             pgn::cat("game ", id, ": summary without its ending (", hex_bytes(stored), ")"));
+             pgn::cat("game ", id, ": summary without its ending or opening (", hex_bytes(stored),
+                      ")"));
     compare_facts(family_name(Summaries), "the summary", id, s.facts(), game.facts());
     if (s.standard_start != game.standard_start)
       report(family_name(Summaries),

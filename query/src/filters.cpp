@@ -1,5 +1,6 @@
 #include "pgndb/query/filters.h"
 #include "pgn/game_result.h"
+#include "pgn/openings.h"
 
 #include <re2/re2.h>
 
@@ -79,13 +80,13 @@ std::expected<pgn::Position, std::string> after_moves(std::string_view moves) {
 // A tripwire: a field added to Filters changes its size, and must be named below and in
 // statistics_slice (otherwise a tree or a count would answer from the position statistics
 // without it). Update the size then.
-static_assert(sizeof(Filters) == 576, "a field of Filters: name it in narrows_beyond_position");
+static_assert(sizeof(Filters) == 592, "a field of Filters: name it in narrows_beyond_position");
 
 bool Filters::narrows_beyond_position() const {
   return in_variations || !player.empty() || !white.empty() || !black.empty() || !event.empty() ||
          !site.empty() || !winner.empty() || !loser.empty() || player_re || white_re || black_re ||
-         result || eco || date || plies || min_elo || max_elo || annotated || speeds ||
-         rating_groups || endings || repetition || fifty_moves;
+         result || eco_tag || openings || date || plies || min_elo || max_elo || annotated ||
+         speeds || rating_groups || endings || repetition || fifty_moves;
 }
 
 std::optional<index::StatisticsSlice> Filters::statistics_slice() const {
@@ -93,8 +94,8 @@ std::optional<index::StatisticsSlice> Filters::statistics_slice() const {
   const bool only_ratings_and_dates =
       !in_variations && player.empty() && white.empty() && black.empty() && event.empty() &&
       site.empty() && winner.empty() && loser.empty() && !player_re && !white_re && !black_re &&
-      !result && !eco && !plies && !annotated && !speeds && !rating_groups && !endings &&
-      !repetition && !fifty_moves;
+      !result && !eco_tag && !openings && !plies && !annotated && !speeds && !rating_groups &&
+      !endings && !repetition && !fifty_moves;
   if (!only_ratings_and_dates) return std::nullopt;
   index::FactsFilter facts;
   if (date) facts.date = index::FactsFilter::Range{date->low, date->high};
@@ -127,7 +128,14 @@ std::span<const FilterField> filter_fields() {
       {"winner", "games this player won", FilterField::Text, &F::winner},
       {"loser", "games this player lost", FilterField::Text, &F::loser},
       {"result", "1-0, 0-1, 1/2-1/2 or *", FilterField::Text, &F::result},
-      {"eco", "ECO code or range: B90, B90-B99", FilterField::Text, &F::eco},
+      {"eco", "the opening's ECO code or range, by position: B90, B90-B99", FilterField::Text,
+       &F::eco},
+      {"eco-tag", "the ECO tag's code or range, as written: B90, B90-B99", FilterField::Text,
+       &F::eco_tag},
+      {"opening", "text in the opening's name (by position): Najdorf", FilterField::Text,
+       &F::opening},
+      {"opening-re", "regular expression over the opening's name", FilterField::Text,
+       &F::opening_re},
       {"event", "text in the event", FilterField::Text, &F::event},
       {"site", "text in the site", FilterField::Text, &F::site},
       {"date", "date or range: 1985, 1985..1995, 1985.03.01..", FilterField::Text, &F::date},
@@ -242,15 +250,55 @@ std::expected<Filters, std::string> parse_filters(const FilterText& text) {
     f.result = *result;
   }
 
-  if (!text.eco.empty()) {
-    const std::size_t dash = text.eco.find('-');
-    auto from = eco_code(std::string_view(text.eco).substr(0, dash));
-    auto to =
-        dash == std::string::npos ? from : eco_code(std::string_view(text.eco).substr(dash + 1));
+  // An ECO range, as --OPTION names it.
+  auto eco_range = [](const std::string& value,
+                      std::string_view option) -> std::expected<EcoRange, std::string> {
+    const std::size_t dash = value.find('-');
+    auto from = eco_code(std::string_view(value).substr(0, dash));
+    auto to = dash == std::string::npos ? from : eco_code(std::string_view(value).substr(dash + 1));
     if (!from || !to)
-      return Error("--eco: '" + text.eco + "' is not a code (B90) or a range (B90-B99)");
-    if (*to < *from) return Error("--eco: the range " + text.eco + " is inverted");
-    f.eco = EcoRange{*from, *to};
+      return Error(pgn::cat(option, ": '", value, "' is not a code (B90) or a range (B90-B99)"));
+    if (*to < *from) return Error(pgn::cat(option, ": the range ", value, " is inverted"));
+    return EcoRange{*from, *to};
+  };
+  if (!text.eco_tag.empty()) {
+    auto range = eco_range(text.eco_tag, "--eco-tag");
+    if (!range) return Error(range.error());
+    f.eco_tag = *range;
+  }
+  // The openings by position: those whose code is in --eco's range and whose name holds
+  // --opening's text and matches --opening-re.
+  if (!text.eco.empty() || !text.opening.empty() || !text.opening_re.empty()) {
+    std::optional<EcoRange> eco;
+    if (!text.eco.empty()) {
+      auto range = eco_range(text.eco, "--eco");
+      if (!range) return Error(range.error());
+      eco = *range;
+    }
+    const std::string key = search_key(text.opening);
+    if (!text.opening.empty() && key.empty())
+      return Error(
+          pgn::cat("--opening: '", text.opening, "' has no letter or digit to search for"));
+    std::unique_ptr<re2::RE2> pattern;
+    if (!text.opening_re.empty()) {
+      re2::RE2::Options options;
+      options.set_case_sensitive(false);
+      options.set_log_errors(false);
+      pattern = std::make_unique<re2::RE2>(text.opening_re, options);
+      if (!pattern->ok())
+        return Error(pgn::cat("--opening-re: '", text.opening_re,
+                              "' is not a regular expression: ", pattern->error()));
+    }
+    const auto all = pgn::openings();
+    auto bits = std::make_shared<std::vector<std::uint64_t>>((all.size() + 63) / 64, 0);
+    for (std::size_t id = 1; id < all.size(); ++id) {
+      const pgn::Opening& o = all[id];
+      if (eco && (o.eco < eco->from || o.eco > eco->to)) continue;
+      if (!key.empty() && search_key(o.name).find(key) == std::string::npos) continue;
+      if (pattern && !re2::RE2::PartialMatch(o.name, *pattern)) continue;
+      (*bits)[id / 64] |= std::uint64_t(1) << (id % 64);
+    }
+    f.openings = std::move(bits);
   }
 
   if (!text.date.empty()) {

@@ -143,7 +143,7 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
   const bool other_sets =
       !filters.player.empty() || !filters.white.empty() || !filters.black.empty() ||
       !filters.event.empty() || !filters.site.empty() || filters.player_re || filters.white_re ||
-      filters.black_re || !filters.winner.empty() || !filters.loser.empty() || filters.eco;
+      filters.black_re || !filters.winner.empty() || !filters.loser.empty() || filters.eco_tag;
   if (filters.position && !filters.in_variations && !other_sets && order == Order::Id) {
     auto games = store.position_games(*filters.position);
     if (!games) return std::unexpected(games.error());
@@ -234,12 +234,12 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
   // read when nothing more selective (a position, a name, an ECO code) answers; otherwise the
   // date is checked on the candidates' facts too: a decade of dates is a third of the
   // database, and reading its index range cost more than the rest of the search.
-  const bool selective = !sets.empty() || filters.eco || search.position_games_;
-  if (filters.eco) {
-    auto ids = store.games_with_eco(filters.eco->from, filters.eco->to);
+  const bool selective = !sets.empty() || filters.eco_tag || search.position_games_;
+  if (filters.eco_tag) {
+    auto ids = store.games_with_eco(filters.eco_tag->from, filters.eco_tag->to);
     if (!ids) return std::unexpected(ids.error());
     sets.push_back(std::move(*ids));
-    names.emplace_back("postings: ECO");
+    names.emplace_back("postings: ECO tag");
   }
   using Range = std::optional<index::FactsFilter::Range>;
   struct Ranged {
@@ -291,9 +291,10 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
   if (filters.endings) search.plan_.checked.emplace_back("ending");
   if (filters.repetition) search.plan_.checked.emplace_back("repetition");
   if (filters.fifty_moves) search.plan_.checked.emplace_back("fifty moves");
+  if (filters.openings) search.plan_.checked.emplace_back("opening");
   search.check_facts_ |= filters.min_elo || filters.max_elo || filters.annotated ||
                          filters.speeds || filters.rating_groups || filters.endings ||
-                         filters.repetition || filters.fifty_moves;
+                         filters.repetition || filters.fifty_moves || filters.openings;
   search.facts_filter_.min_elo = filters.min_elo;
   search.facts_filter_.max_elo = filters.max_elo;
   search.facts_filter_.annotated = filters.annotated;
@@ -302,6 +303,7 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
   search.facts_filter_.endings = filters.endings;
   search.facts_filter_.repetition = filters.repetition;
   search.facts_filter_.fifty_moves = filters.fifty_moves;
+  search.facts_filter_.openings = filters.openings;
   if (order != Order::Id) {
     search.plan_.order = order == Order::Date             ? "date"
                          : order == Order::DateDescending ? "date, latest first"

@@ -1,5 +1,8 @@
 #include "pgndb/serve/answer_json.h"
 
+#include "pgn/game.h"
+#include "pgn/openings.h"
+
 #include "pgn/san.h"
 
 namespace pgndb::serve {
@@ -16,6 +19,14 @@ Json tree_row_json(const query::TreeRow& row, const pgn::Position& root) {
   m["average_elo"] = row.average_elo;
   m["performance"] = row.performance;
   m["last_year"] = row.last_year;
+  // The opening named at the position the move leads to (pgn/openings.h), or null.
+  Json opening = nullptr;
+  if (!end) {
+    pgn::Position after = root;
+    after.play(row.move);
+    opening = opening_json(pgn::opening_at(pgn::repetition_key(after)));
+  }
+  m["opening"] = std::move(opening);
   return m;
 }
 

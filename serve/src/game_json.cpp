@@ -4,6 +4,7 @@
 #include <string>
 
 #include "pgn/fen.h"
+#include "pgn/game.h"
 #include "pgn/piece_letters.h"
 #include "pgn/san.h"
 #include "pgn/time_control.h"
@@ -80,22 +81,44 @@ Json game_json(std::uint32_t id, const pgn::GameRecord& game, const pgn::WriterO
   std::vector<pgn::Move> main_line;
   main_line.reserve(game.moves.size());
   for (const pgn::MoveNode& node : game.moves) main_line.push_back(node.move);
+  // What the index keeps of the game, found from its moves here.
+  index::GameSummary summary;
   const pgn::GameEnding ending = pgn::game_ending(game.start, main_line);
-  Json out = listed_game(id, game, &ending);
+  summary.ending = ending.ending;
+  summary.repetition = ending.repetition;
+  summary.fifty_moves = ending.fifty_moves;
+  pgn::Position pos = game.start;
+  std::vector<pgn::Key> keys = {pgn::repetition_key(pos)};
+  for (std::size_t ply = 0; ply < main_line.size() && ply < pgn::opening_plies; ++ply) {
+    pos.play_or_pass(main_line[ply]);
+    keys.push_back(pgn::repetition_key(pos));
+  }
+  summary.opening_id = pgn::classify_opening(keys, game.start == pgn::Position());
+  Json out = listed_game(id, game, &summary);
   out["start"] = pgn::to_fen(game.start);
   if (!game.leading_comments.empty()) out["leading_comments"] = strings(game.leading_comments);
   out["moves"] = line_json(game.moves, game.start, 1, writing);
   return out;
 }
 
-Json listed_game(std::uint32_t id, const pgn::GameRecord& game, const pgn::GameEnding* ending) {
+Json opening_json(pgn::OpeningId id) {
+  const auto all = pgn::openings();
+  if (id == 0 || id >= all.size()) return nullptr;
+  Json out;
+  out["eco"] = all[id].eco;
+  out["name"] = all[id].name;
+  return out;
+}
+
+Json listed_game(std::uint32_t id, const pgn::GameRecord& game, const index::GameSummary* summary) {
   Json out;
   out["id"] = id;
   out["result"] = game.result;
-  if (ending) {
-    out["ending"] = pgn::to_text(ending->ending);
-    out["repetition"] = ending->repetition;
-    out["fifty_moves"] = ending->fifty_moves;
+  if (summary) {
+    out["ending"] = pgn::to_text(summary->ending);
+    out["repetition"] = summary->repetition;
+    out["fifty_moves"] = summary->fifty_moves;
+    out["opening"] = opening_json(summary->opening_id);
   }
   Json tags = Json::object();
   for (const auto& [name, value] : game.tags) tags[name] = value;

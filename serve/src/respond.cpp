@@ -10,6 +10,7 @@
 #include "assets.h"
 #include "pgn/fen.h"
 #include "pgn/game.h"
+#include "pgn/openings.h"
 #include "pgn/san.h"
 #include "pgn/text.h"
 #include "pgn/writer.h"
@@ -147,6 +148,14 @@ std::string lichess_names(std::string message) {
 // Which of lichess's explorers a game object is shaped for: its masters' games, or its own
 // (with the speed and the mode).
 enum class GameShape { Masters, Lichess };
+
+// The opening named at the position `move` leads to from `pos` (pgn/openings.h), as lichess's
+// explorer gives each move's: `{"eco", "name"}`, or null.
+Json opening_after(const pgn::Position& pos, pgn::Move move) {
+  pgn::Position after = pos;
+  after.play(move);
+  return opening_json(pgn::opening_at(pgn::repetition_key(after)));
+}
 
 // lichess's game object of game `id`, from its tags.
 std::expected<Json, Failure> header_json(const index::Store& store, std::uint32_t id,
@@ -301,7 +310,7 @@ Answer games_explorer(const index::Store& store, const Parameters& parameters, G
       if (!game) return std::unexpected(game.error());
       m["game"] = std::move(*game);
     }
-    m["opening"] = nullptr;  // until openings are classified
+    m["opening"] = opening_after(*position, r.move);
     moves.push_back(std::move(m));
   }
   out["moves"] = std::move(moves);
@@ -319,7 +328,7 @@ Answer games_explorer(const index::Store& store, const Parameters& parameters, G
     if (!games) return std::unexpected(games.error());
     out["recentGames"] = std::move(*games);
   }
-  out["opening"] = nullptr;  // until openings are classified
+  out["opening"] = opening_json(pgn::opening_at(pgn::repetition_key(*position)));
   return json_response(out);
 }
 
@@ -378,7 +387,7 @@ Answer player_tree(const index::Store& store, const Parameters& parameters) {
       if (!game) return std::unexpected(game.error());
       m["game"] = std::move(*game);
     }
-    m["opening"] = nullptr;
+    m["opening"] = opening_after(*position, r.move);
     moves.push_back(std::move(m));
   }
   out["moves"] = std::move(moves);
@@ -386,7 +395,7 @@ Answer player_tree(const index::Store& store, const Parameters& parameters) {
   auto games = recent_games(store, *filters, recent->value_or(8), GameShape::Lichess);
   if (!games) return std::unexpected(games.error());
   out["recentGames"] = std::move(*games);
-  out["opening"] = nullptr;
+  out["opening"] = opening_json(pgn::opening_at(pgn::repetition_key(*position)));
   return json_response(out);
 }
 
@@ -492,23 +501,21 @@ Answer api_find(const index::Store& store, const Parameters& parameters) {
     }
     ids.push_back(**id);
   }
-  // The page's endings from their summaries, in one pass over the family (ascending ids).
+  // The page's summaries (endings, openings), in one pass over the family (ascending ids).
   std::vector<std::uint32_t> ascending = ids;
   std::sort(ascending.begin(), ascending.end());
-  std::unordered_map<std::uint32_t, pgn::GameEnding> endings;
-  if (const index::Status s =
-          store.for_each_summary(ascending,
-                                 [&](std::uint32_t id, const index::GameSummary& summary) {
-                                   endings[id] = summary.game_ending();
-                                 });
+  std::unordered_map<std::uint32_t, index::GameSummary> summaries;
+  if (const index::Status s = store.for_each_summary(
+          ascending,
+          [&](std::uint32_t id, const index::GameSummary& summary) { summaries[id] = summary; });
       !s.is_ok())
     return std::unexpected(failed(s));
   Json games = Json::array();
   for (const std::uint32_t id : ids) {
     auto game = store.game_header(id);
     if (!game) return std::unexpected(failed(game.error()));
-    const auto ending = endings.find(id);
-    Json g = listed_game(id, *game, ending != endings.end() ? &ending->second : nullptr);
+    const auto summary = summaries.find(id);
+    Json g = listed_game(id, *game, summary != summaries.end() ? &summary->second : nullptr);
     if (filters->position) {
       auto at = store.main_line_at(id, pgn::repetition_key(*filters->position));
       if (!at) return std::unexpected(failed(at.error()));

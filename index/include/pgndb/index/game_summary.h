@@ -36,6 +36,8 @@ struct GameSummary {
   // How the main line ended, a repetition or fifty moves on the way (schema 20).
   pgn::Ending ending = pgn::Ending::None;
   bool repetition = false, fifty_moves = false;
+  // The opening its main line reached (pgn/openings.h), 0 when none (schema 21).
+  pgn::OpeningId opening_id = 0;
   // The first main-line moves as game_codec numbers them (their index among the pseudo-legal
   // moves of the position before each): min(plies, opening_plies) of them, or fewer when a
   // move's index does not fit a byte or a move is a null move (the codes stop there).
@@ -48,8 +50,8 @@ struct GameSummary {
   pgn::GameEnding game_ending() const { return {ending, 0, repetition, fifty_moves}; }
   // The facts the facts family keeps of the game.
   SearchFacts facts() const {
-    return {result,    annotated, year,  month,  day,        white_elo,
-            black_elo, plies,     speed, ending, repetition, fifty_moves};
+    return {result, annotated, year,   month,      day,         white_elo, black_elo,
+            plies,  speed,     ending, repetition, fifty_moves, opening_id};
   }
 };
 

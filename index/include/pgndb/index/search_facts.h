@@ -6,9 +6,12 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <vector>
 
 #include "pgn/game_ending.h"
+#include "pgn/openings.h"
 #include "pgn/time_control.h"
 
 namespace pgndb::index {
@@ -25,6 +28,8 @@ struct SearchFacts {
   // without a capture or a pawn move occurred on it (pgn::GameEnding; schema 20).
   pgn::Ending ending = pgn::Ending::None;
   bool repetition = false, fifty_moves = false;
+  // The opening its main line reached (pgn/openings.h), 0 when none (schema 21).
+  pgn::OpeningId opening_id = 0;
 
   // The three in one number, as the facts column and the summary keep them: the ending in bits
   // 0-2, the repetition in bit 3, the fifty moves in bit 4.
@@ -76,6 +81,11 @@ struct FactsFilter {
   // Bit e set: games that ended as pgn::Ending(e) pass; 0: no ending filter.
   std::uint8_t endings = 0;
   bool repetition = false, fifty_moves = false;  // only games where one occurred
+  // Bit i (of word i / 64) set: games whose opening is pgn::OpeningId i pass; null: no filter.
+  std::shared_ptr<const std::vector<std::uint64_t>> openings;
+  bool opening_holds(unsigned id) const {
+    return !openings || (id / 64 < openings->size() && ((*openings)[id / 64] >> (id % 64) & 1));
+  }
 
   bool checks_ratings() const { return min_elo || max_elo; }
   bool rating_holds(unsigned elo) const {
@@ -92,7 +102,7 @@ struct FactsFilter {
            (!checks_ratings() || (rating_holds(s.white_elo) && rating_holds(s.black_elo))) &&
            (!annotated || s.annotated) && (!speeds || (speeds >> unsigned(s.speed) & 1)) &&
            (!rating_groups || in_rating_groups(s.white_elo, s.black_elo)) &&
-           ending_holds(s.ending_code());
+           ending_holds(s.ending_code()) && opening_holds(s.opening_id);
   }
   bool checks_ending() const { return endings || repetition || fifty_moves; }
   // Whether a game of SearchFacts::ending_code `code` passes the ending, repetition and fifty

@@ -40,8 +40,9 @@ namespace pgndb::index {
 // the version: its generations keep none, which lookups do without, reading the games, and which
 // the merges of the size tiers and `pgndb compact` count). 19: each game's speed in its summary
 // and facts. 20: how its main line ended (checkmate, stalemate, ..., a repetition or fifty moves
-// on the way: pgn::GameEnding) in its summary and facts; the upgrade plays every game again.
-inline constexpr std::uint32_t schema_version = 20;
+// on the way: pgn::GameEnding) in its summary and facts; the upgrade plays every game again. 21:
+// its opening by position (pgn/openings.h) in its summary and facts, found the same way.
+inline constexpr std::uint32_t schema_version = 21;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path

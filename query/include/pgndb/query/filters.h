@@ -30,7 +30,9 @@ struct FilterText {
   std::string player_re, white_re, black_re;  // regular expressions (re2) over names
   std::string winner, loser;                  // a player's wins, losses (name searches)
   std::string result;                         // 1-0, 0-1, 1/2-1/2, *
-  std::string eco;                            // B90 or B90-B99
+  std::string eco;                            // B90 or B90-B99: the opening's, by position
+  std::string eco_tag;                        // B90 or B90-B99: the ECO tag's, as written
+  std::string opening, opening_re;            // the opening's name: a text, an re2 pattern
   std::string event, site;                    // text searches
   std::string date;                           // 1985, 1985..1995, 1985.03.01..1985.12.31
   unsigned min_elo = 0, max_elo = 0;          // both players
@@ -77,7 +79,10 @@ struct Filters {
   // Regular expressions matched (anywhere, case-insensitively) against normalised names.
   std::shared_ptr<const re2::RE2> player_re, white_re, black_re;
   std::optional<pgn::GameResult> result;
-  std::optional<EcoRange> eco;
+  std::optional<EcoRange> eco_tag;  // the ECO tag's codes (the postings answer)
+  // The openings (pgn/openings.h) --eco, --opening and --opening-re leave, as
+  // index::FactsFilter::openings: bit i of word i / 64 for opening i; null for no filter.
+  std::shared_ptr<const std::vector<std::uint64_t>> openings;
   std::optional<NumberRange> date, plies;
   unsigned min_elo = 0, max_elo = 0;
   bool annotated = false;

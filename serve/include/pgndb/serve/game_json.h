@@ -8,7 +8,9 @@
 
 #include "pgn/game_ending.h"
 #include "pgn/game_record.h"
+#include "pgn/openings.h"
 #include "pgn/writer.h"
+#include "pgndb/index/game_summary.h"
 
 namespace pgndb::serve {
 
@@ -27,11 +29,14 @@ using Json = nlohmann::ordered_json;
                              const pgn::WriterOptions& writing = {});
 
 // A game as a search lists it (pgndb find --format json, /api/find): `{"id", "result", "tags"}`;
-// with `ending` (as the index keeps it), after "result": `"ending"` (pgn::Ending's name:
-// "checkmate", ..., "none"), `"repetition"` and `"fifty_moves"` (whether a threefold
-// repetition, or 50 moves without a capture or a pawn move, occurred at some ply).
+// with `summary` (what the index keeps of the game), after "result": `"ending"` (pgn::Ending's
+// name: "checkmate", ..., "none"), `"repetition"` and `"fifty_moves"` (whether a threefold
+// repetition, or 50 moves without a capture or a pawn move, occurred at some ply), and
+// `"opening"`: `{"eco", "name"}` as lichess gives it, by position (pgn/openings.h), or null.
 [[nodiscard]] Json listed_game(std::uint32_t id, const pgn::GameRecord& game,
-                               const pgn::GameEnding* ending = nullptr);
+                               const index::GameSummary* summary = nullptr);
+// The `"opening"` value of opening `id`: `{"eco", "name"}`, null for 0.
+[[nodiscard]] Json opening_json(pgn::OpeningId id);
 
 // The text of a JSON value, on one line. Bytes that are not UTF-8 become U+FFFD instead of
 // failing the output (the importer stores text as UTF-8; this is the guard).
