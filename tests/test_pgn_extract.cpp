@@ -798,9 +798,14 @@ TEST_CASE("pgn-extract: a comment before the first tags is not a game", "[pgn-ex
 
 // A game as both sides name it: players, event, date, round and the number of main-line moves
 // (pgn-extract writes them as read; a multiset, since a file may hold a game twice).
+// Bytes beyond ASCII are left out: pgndb reads a Latin-1 tag ("György" in one byte) as UTF-8,
+// pgn-extract writes it as it was, and the same game must have one identity.
 std::string identity(const std::string& white, const std::string& black, const std::string& event,
                      const std::string& date, const std::string& round, std::size_t plies) {
-  return white + "|" + black + "|" + event + "|" + date + "|" + round + "|" + std::to_string(plies);
+  std::string out =
+      white + "|" + black + "|" + event + "|" + date + "|" + round + "|" + std::to_string(plies);
+  std::erase_if(out, [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+  return out;
 }
 
 // The identity of a game as written (identity()), its main line's plies counted from its move
@@ -1063,7 +1068,8 @@ std::multiset<std::string> openings_by_pgndb(const fs::path& file,
   return out;
 }
 
-void check_openings(const fs::path& file) {
+// Returns how many games are Najdorfs, for the slice's test to say the filters were tried on some.
+std::size_t check_openings(const fs::path& file) {
   TempDir tmp;
   const auto theirs = openings_by_pgn_extract(file, tmp);
   std::vector<std::string> in_order;
@@ -1073,11 +1079,13 @@ void check_openings(const fs::path& file) {
                       std::back_inserter(missing));
   std::set_difference(ours.begin(), ours.end(), theirs.begin(), theirs.end(),
                       std::back_inserter(extra));
-  INFO(theirs.size() << " games by pgn-extract's boards, " << ours.size() << " by pgndb");
+  std::string listing;
   for (std::size_t i = 0; i < missing.size() && i < max_listed; ++i)
-    UNSCOPED_INFO("pgn-extract's boards: " << missing[i]);
+    listing += "\n  pgn-extract's boards: " + missing[i];
   for (std::size_t i = 0; i < extra.size() && i < max_listed; ++i)
-    UNSCOPED_INFO("pgndb: " << extra[i]);
+    listing += "\n  pgndb: " + extra[i];
+  INFO(theirs.size() << " games by pgn-extract's boards, " << ours.size() << " by pgndb"
+                     << listing);
   CHECK(ours.size() == theirs.size());
   CHECK(missing.empty());
   CHECK(extra.empty());
@@ -1122,7 +1130,6 @@ void check_openings(const fs::path& file) {
     return std::size_t(std::count_if(in_order.begin(), in_order.end(), holds));
   };
   const auto najdorf = named([](const std::string& o) { return o.find("Najdorf") != o.npos; });
-  CHECK(najdorf > 0);
   CHECK(count("--opening NAJDORF") == najdorf);
   CHECK(count("--opening-re 'najdorf|dragon'") == named([](const std::string& o) {
           return o.find("Najdorf") != o.npos || o.find("Dragon") != o.npos;
@@ -1132,10 +1139,11 @@ void check_openings(const fs::path& file) {
   CHECK(count("--eco B90-B99 --opening najdorf") == named([](const std::string& o) {
           return o >= "B90" && o < "B9:" && o.find("Najdorf") != o.npos;
         }));
+  return najdorf;
 }
 
 TEST_CASE("pgn-extract: every game's opening is the one its boards name", "[pgn-extract]") {
-  check_openings(slice().file);
+  CHECK(check_openings(slice().file) > 0);
 }
 
 // --- Piece letters of other languages (piece_letters.h) ---
@@ -1357,7 +1365,7 @@ TEST_CASE("pgn-extract full corpus: every game's opening is the one its boards n
           "[pgn-extract][.full]") {
   for (const auto& file : corpus_files()) {
     INFO(file);
-    check_openings(file);
+    (void)check_openings(file);
   }
 }
 

@@ -2590,6 +2590,22 @@ Status Store::for_each_facts(
   return Status::ok();
 }
 
+std::expected<std::vector<std::uint64_t>, Status> Store::opening_counts() const {
+  std::vector<std::uint64_t> counts(pgn::openings().size(), 0);
+  std::unique_ptr<rocksdb::Iterator> it(
+      impl_->db->NewIterator(bulk_read_options(), impl_->families[Facts]));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    auto group = facts::GroupView::parse(it->value().ToStringView());
+    if (!group) return std::unexpected(group.error());
+    for (std::size_t i = 0; i < group->size(); ++i) {
+      const pgn::OpeningId id = group->at(i).opening_id;
+      if (id < counts.size()) ++counts[id];
+    }
+  }
+  if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading the facts"));
+  return counts;
+}
+
 Status Store::select_facts(const std::vector<std::uint32_t>& ids, const FactsFilter& filter,
                            std::vector<std::uint32_t>& passing) const {
   FactsReader reader(*impl_->db, impl_->families[Facts], impl_->cache_game_data);
