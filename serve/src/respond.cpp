@@ -80,8 +80,16 @@ std::expected<pgn::Position, Failure> position_of(std::string_view fen) {
   return *parsed;
 }
 
-// `pos` after the UCI moves of `play` (comma-separated; castling as e1g1 or e1h1).
-std::expected<pgn::Position, Failure> play_uci(pgn::Position pos, std::string_view play) {
+// `pos` after the UCI moves of `play` (comma-separated; castling as e1g1 or e1h1). With `named`,
+// the opening (pgn/openings.h) named deepest along the line, `pos` included: lichess's explorer
+// names a position by it.
+std::expected<pgn::Position, Failure> play_uci(pgn::Position pos, std::string_view play,
+                                               pgn::OpeningId* named = nullptr) {
+  auto note = [&] {
+    if (!named) return;
+    if (const pgn::OpeningId id = pgn::opening_at(pgn::repetition_key(pos))) *named = id;
+  };
+  note();
   if (play.empty()) return pos;
   while (true) {
     const std::size_t comma = play.find(',');
@@ -93,20 +101,22 @@ std::expected<pgn::Position, Failure> play_uci(pgn::Position pos, std::string_vi
       return std::unexpected(bad(
           pgn::cat("play: '", uci, "' is not a legal move in UCI notation in ", pgn::to_fen(pos))));
     pos.play(*move);
+    note();
     if (comma == std::string_view::npos) return pos;
     play = play.substr(comma + 1);
   }
 }
 
-// `fen` (or the start) and the UCI moves of `play` after it.
-std::expected<pgn::Position, Failure> explorer_position(ParameterReader& reader) {
+// `fen` (or the start) and the UCI moves of `play` after it; `named` as play_uci's.
+std::expected<pgn::Position, Failure> explorer_position(ParameterReader& reader,
+                                                        pgn::OpeningId* named = nullptr) {
   auto fen = reader.text("fen");
   auto play = reader.text("play");
   if (!fen) return std::unexpected(bad(fen.error()));
   if (!play) return std::unexpected(bad(play.error()));
   auto pos = position_of(fen->value_or(""));
   if (!pos) return std::unexpected(pos.error());
-  return play_uci(*pos, play->value_or(""));
+  return play_uci(*pos, play->value_or(""), named);
 }
 
 // `since` and `until`: a year (lichess's masters explorer) or a month, `YYYY-MM` (its lichess
@@ -252,7 +262,8 @@ Answer games_explorer(const index::Store& store, const Parameters& parameters, G
   const bool lichess = shape == GameShape::Lichess;
   ParameterReader reader(parameters);
   if (auto standard = standard_variant(reader); !standard) return std::unexpected(standard.error());
-  auto position = explorer_position(reader);
+  pgn::OpeningId named = 0;
+  auto position = explorer_position(reader, &named);
   if (!position) return std::unexpected(position.error());
   query::FilterText text;
   auto dates = explorer_dates(reader);
@@ -328,7 +339,7 @@ Answer games_explorer(const index::Store& store, const Parameters& parameters, G
     if (!games) return std::unexpected(games.error());
     out["recentGames"] = std::move(*games);
   }
-  out["opening"] = opening_json(pgn::opening_at(pgn::repetition_key(*position)));
+  out["opening"] = opening_json(named);
   return json_response(out);
 }
 
@@ -344,7 +355,8 @@ Answer player_tree(const index::Store& store, const Parameters& parameters) {
   if (!*player || (*player)->empty()) return std::unexpected(bad("player: a name is required"));
   if (!*color || (**color != "white" && **color != "black"))
     return std::unexpected(bad("color: white or black is required"));
-  auto position = explorer_position(reader);
+  pgn::OpeningId named = 0;
+  auto position = explorer_position(reader, &named);
   if (!position) return std::unexpected(position.error());
   query::FilterText text;
   (**color == "white" ? text.white : text.black) = **player;
@@ -395,7 +407,7 @@ Answer player_tree(const index::Store& store, const Parameters& parameters) {
   auto games = recent_games(store, *filters, recent->value_or(8), GameShape::Lichess);
   if (!games) return std::unexpected(games.error());
   out["recentGames"] = std::move(*games);
-  out["opening"] = opening_json(pgn::opening_at(pgn::repetition_key(*position)));
+  out["opening"] = opening_json(named);
   return json_response(out);
 }
 

@@ -25,9 +25,9 @@ struct Opening {
 // file format: databases keep it (docs/storage.md).
 using OpeningId = std::uint16_t;
 
-// Every opening, by number: openings()[0] is none (empty fields). Built from the tables on first
-// use (thread-safe); a line whose moves do not replay is left out of the positions (its number
-// stays, named, never found), which a test rules out for the tables shipped.
+// Every opening, by number: openings()[0] is none (empty fields). Constant data, written at
+// build time by libpgn/tools/make_opening_table.cpp, which refuses a table whose moves do not
+// replay.
 [[nodiscard]] std::span<const Opening> openings();
 
 // The opening named at the position whose repetition_key is `key`, 0 when none is. Two lines of
