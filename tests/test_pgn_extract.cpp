@@ -1131,6 +1131,9 @@ std::size_t check_openings(const fs::path& file) {
   };
   const auto najdorf = named([](const std::string& o) { return o.find("Najdorf") != o.npos; });
   CHECK(count("--opening NAJDORF") == najdorf);
+  // Accents: "grunfeld" finds the Grünfeld.
+  CHECK(count("--opening grunfeld") ==
+        named([](const std::string& o) { return o.find("Gr\u00fcnfeld") != o.npos; }));
   CHECK(count("--opening-re 'najdorf|dragon'") == named([](const std::string& o) {
           return o.find("Najdorf") != o.npos || o.find("Dragon") != o.npos;
         }));
