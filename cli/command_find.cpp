@@ -163,10 +163,14 @@ int run_find(const FindOptions& o) {
     // moves. JSON needs the header only.
     auto game = format == "json" && !position ? store->game_header(**id) : store->game(**id);
     if (!game) return fail(game.error());
-    // The ending and the opening (the table's ECO is the opening's, by position).
-    auto summary = store->summary(**id);
-    if (!summary) return fail(summary.error());
-    const pgn::Opening& opening = pgn::openings()[summary->opening_id];
+    // The ending and the opening, for the table and JSON (the table's ECO is the opening's).
+    index::GameSummary summary;
+    if (format != "pgn") {
+      auto read = store->summary(**id);
+      if (!read) return fail(read.error());
+      summary = *read;
+    }
+    const pgn::Opening& opening = pgn::openings()[summary.opening_id];
     out.clear();
     if (format == "pgn") {
       pgn::write_game(*game, out);
@@ -181,7 +185,7 @@ int run_find(const FindOptions& o) {
           out += ' ' + ply_text(*game, *filters->position, filters->in_variations ? "var" : "-");
         out += ' ' + std::string(opening.name);
       } else {
-        auto listed = serve::listed_game(**id, *game, &*summary);
+        auto listed = serve::listed_game(**id, *game, &summary);
         if (position) {
           const auto ply = query::first_ply_at(*game, pgn::repetition_key(*filters->position));
           listed["ply"] = ply ? serve::Json(*ply) : serve::Json(nullptr);

@@ -28,7 +28,7 @@ struct StatsOptions {
 
 Parsed<StatsOptions> parse_stats(const po::variables_map& vm) {
   StatsOptions o{vm["db"].as<std::string>(), vm["json"].as<bool>(), vm["openings"].as<unsigned>()};
-  if (auto checked = within("openings", o.openings, 0, 3807); !checked)
+  if (auto checked = within("openings", o.openings, 0, pgn::openings().size() - 1); !checked)
     return std::unexpected(checked.error());
   return o;
 }

@@ -90,7 +90,7 @@ void seeds_of_game(SeedWriter& out, const pgn::ReplayVisitor& game, int n) {
   out.write("fuzz_query_options", command_line({"--moves", moves, "--white", tag("White"), "--date",
                                                 tag("Date"), "--result", record.result}));
   out.write("fuzz_query_options",
-            command_line({"--player-re", tag("Black"), "--eco", tag("ECO"), "--min-elo",
+            command_line({"--player-re", tag("Black"), "--eco-tag", tag("ECO"), "--min-elo",
                           tag("WhiteElo").empty() ? "0" : tag("WhiteElo"), "--annotated"}));
 }
 

@@ -80,6 +80,15 @@ TEST_CASE("a game's opening is its deepest named position, by position, within 4
   REQUIRE(late.size() == 43);
   CHECK(pgn::classify_opening(std::span(late).first(41)) == pgn::classify_opening(late));
   CHECK(name_of(pgn::classify_opening(late)) != "B20 Sicilian Defense");
+  // The limit exactly: after 36 plies back at the start, the Sicilian's 2...d6 stands at ply 40
+  // and counts; 3. d4 at ply 41, a line of the tables too, does not.
+  std::string back;
+  for (int i = 0; i < 9; ++i) back += "Nf3 Nf6 Ng1 Ng8 ";
+  const auto at_40 = keys_of(back + "e4 c5 Nf3 d6 d4");
+  REQUIRE(at_40.size() == 42);
+  CHECK(name_of(pgn::classify_opening(at_40)) == "B50 Sicilian Defense: Modern Variations");
+  CHECK(name_of(pgn::classify_opening(keys_of("1. e4 c5 2. Nf3 d6 3. d4"))) ==
+        "B50 Sicilian Defense");
   // No move, or a game set up from another position: no opening.
   CHECK(pgn::classify_opening(keys_of("")) == 0);
   CHECK(pgn::classify_opening(nimzo, false) == 0);

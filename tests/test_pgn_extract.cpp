@@ -1003,7 +1003,7 @@ std::string opening_board(std::string_view fen) {
 // For each game of `file`, "identity|ECO name" of its opening found on pgn-extract's boards: the
 // board after each line of the opening tables (its FEN comments of the tables written as games)
 // against its boards after each of the first 40 plies of the game, the deepest match; "none" for
-// a game set up from a FEN.
+// a game set up from a position other than the start.
 std::multiset<std::string> openings_by_pgn_extract(const fs::path& file, const TempDir& tmp) {
   const auto all = pgn::openings();
   std::string tables;
@@ -1025,7 +1025,8 @@ std::multiset<std::string> openings_by_pgn_extract(const fs::path& file, const T
   std::multiset<std::string> out;
   Scanner games([&](ScannedGame&& g) {
     std::string opening = "none";
-    if (g.tag("FEN").empty()) {
+    // Set up from another position than the start: not classified (pgndb's rule).
+    if (g.tag("FEN").empty() || opening_board(g.tag("FEN")) == opening_board(pgn::start_fen)) {
       std::size_t ply = 0;
       for (const auto& c : g.main_comments) {
         if (!looks_like_fen(c)) continue;

@@ -54,6 +54,8 @@ SearchFacts random_facts(std::mt19937& random, bool extreme) {
   f.annotated = pick(0, 9) == 0;
   // Most games end as none, a few by checkmate, fewer by the others.
   f.set_ending_code(pick(0, 2) ? 0 : pick(0, 31));
+  // Openings: a few hundred common ones, now and then none.
+  f.opening_id = pick(0, 9) == 0 ? 0 : pgn::OpeningId(pick(1, 400) * 9);
   if (extreme) {
     f.year = std::uint16_t(pick(0, 65535));
     f.month = std::uint8_t(pick(0, 255));
@@ -234,7 +236,7 @@ TEST_CASE("a filter checked on a stored group passes the games it passes on thei
   // all: the two agree for every game, filter and field, known values and unknown ones.
   std::mt19937 random(7);
   using pgndb::index::FactsFilter;
-  std::size_t passing_total = 0, ending_filters_passing = 0;
+  std::size_t passing_total = 0, ending_filters_passing = 0, opening_filters_passing = 0;
   for (int trial = 0; trial < 200; ++trial) {
     std::vector<SearchFacts> games;
     for (int i = 0; i < 300; ++i) games.push_back(random_facts(random, trial % 2 == 1));
@@ -257,6 +259,11 @@ TEST_CASE("a filter checked on a stored group passes the games it passes on thei
     if (random() % 3 == 0) filter.endings = std::uint8_t(random());
     filter.repetition = random() % 5 == 0;
     filter.fifty_moves = random() % 7 == 0;
+    if (random() % 4 == 0) {
+      auto bits = std::make_shared<std::vector<std::uint64_t>>(64);
+      for (auto& word : *bits) word = random() & random();  // about a quarter of the openings
+      filter.openings = std::move(bits);
+    }
     std::size_t passing = 0;
     for (std::size_t i = 0; i < games.size(); ++i) {
       INFO("trial " << trial << ", game " << i);
@@ -265,9 +272,11 @@ TEST_CASE("a filter checked on a stored group passes the games it passes on thei
     }
     passing_total += passing;
     ending_filters_passing += filter.checks_ending() && passing > 0;
+    opening_filters_passing += filter.openings && passing > 0;
   }
   CHECK(passing_total > 1000);
   CHECK(ending_filters_passing > 10);
+  CHECK(opening_filters_passing > 5);
 }
 
 TEST_CASE("a damaged group of facts is refused, not misread") {
@@ -400,7 +409,7 @@ TEST_CASE("a database of schema 9 to 20 is upgraded in place by a writer, and ve
   std::vector<std::uint32_t> blitz_before, slow_before;
   named.player = "morph";
   dated.date = "1850..1900";
-  eco.eco = "B20-C50";
+  eco.eco_tag = "B20-C50";
   std::uint64_t players = 0, duplicates = 0;
   {
     auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
@@ -649,43 +658,81 @@ TEST_CASE("a database of schema 9 to 20 is upgraded in place by a writer, and ve
   CHECK(report->facts == games);
 }
 
-// The upgrade to 21 rewrites the summaries and facts in one atomic ingestion, with a key saying
-// so, then writes the version: killed between the two, the database says 20 and holds groups of
-// 11 columns, which read as 20's 10 would be damaged. The next writer finishes the upgrade.
-TEST_CASE("an upgrade to schema 21 killed after its rewrite is finished by the next writer") {
+// The upgrades to 20 and 21 rewrite the summaries and facts in one atomic ingestion, with a key
+// saying for which schema, then write the version: killed between the two, the database says
+// the old version and holds the rewritten groups, which read as the old version's would be
+// damaged. The next writer finishes the upgrade: killed in the upgrade to 21 (the database says
+// 20, its groups have 11 columns), or in a pgndb of schema 20's upgrade from 19 (it says 19, its
+// groups have 20's 10 columns, and the key is empty).
+TEST_CASE("an upgrade killed after its rewrite is finished by the next writer") {
+  const int killed_in = GENERATE(21, 20);
+  INFO("killed in the upgrade to " << killed_in);
   pgndb::test::TempDir dir;
   const fs::path db = dir / "db";
   fs::copy(copies_database(), db, fs::copy_options::recursive);
-  pgndb::query::FilterText mated;
+  pgndb::query::FilterText mated, sicilian;
   mated.ending = "checkmate";
-  std::vector<std::uint32_t> mated_before;
+  sicilian.opening = "sicilian";
+  std::vector<std::uint32_t> mated_before, sicilian_before;
   {
     auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
     REQUIRE(store);
     mated_before = found(*store, mated);
+    sicilian_before = found(*store, sicilian);
   }
   REQUIRE(mated_before.size() > 100);
+  REQUIRE(sicilian_before.size() > 100);
   {
     RawDatabase opened(db);
-    for (std::size_t i = 0; i < opened.names.size(); ++i)
+    for (std::size_t i = 0; i < opened.names.size(); ++i) {
+      rocksdb::DB* rdb = opened.db.get();
       if (opened.names[i] == "default") {
+        const std::string written = killed_in == 21 ? std::string("\0\0\0\x15", 4) : std::string();
         REQUIRE(
-            opened.db->Put(rocksdb::WriteOptions(), opened.handles[i], "meta:endings_written", "")
+            rdb->Put(rocksdb::WriteOptions(), opened.handles[i], "meta:endings_written", written)
                 .ok());
-        REQUIRE(opened.db
-                    ->Put(rocksdb::WriteOptions(), opened.handles[i], "meta:schema_version",
-                          std::string("\0\0\0\x14", 4))
+        REQUIRE(rdb->Put(rocksdb::WriteOptions(), opened.handles[i], "meta:schema_version",
+                         std::string("\0\0\0", 3) + char(killed_in - 1))
                     .ok());
       }
+      // Schema 20's groups: summaries without the opening, facts without its column.
+      if (killed_in == 21 || (opened.names[i] != "summaries" && opened.names[i] != "facts"))
+        continue;
+      std::unique_ptr<rocksdb::Iterator> it(
+          rdb->NewIterator(rocksdb::ReadOptions(), opened.handles[i]));
+      std::vector<std::pair<std::string, std::string>> rewritten;
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        std::string value;
+        if (opened.names[i] == "facts") {
+          value = without_last_columns(it->value().ToStringView(), 1);
+        } else {
+          pgndb::index::bytes::Reader in(it->value().ToStringView());
+          for (std::string_view entry; !in.empty();) {
+            REQUIRE(in.view(entry));
+            std::string old(entry);
+            REQUIRE(old.size() >= 14);
+            old[11] = char(std::uint8_t(old[11]) & 0x7F);
+            old.erase(12, 2);
+            pgndb::index::bytes::put_string(value, old);
+          }
+        }
+        rewritten.emplace_back(it->key().ToString(), value);
+      }
+      REQUIRE(it->status().ok());
+      for (const auto& [key, value] : rewritten)
+        REQUIRE(rdb->Put(rocksdb::WriteOptions(), opened.handles[i], key, value).ok());
+    }
   }
   const auto upgrade =
       pgndb::test::run_command(std::string(PGNDB_BINARY) + " upgrade --db '" + db.string() + "'");
   INFO(upgrade.out);
   CHECK(upgrade.exit_code == 0);
-  CHECK_THAT(upgrade.out, Catch::Contains("from schema version 20 to 21"));
+  CHECK_THAT(upgrade.out,
+             Catch::Contains("from schema version " + std::to_string(killed_in - 1) + " to 21"));
   auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
   REQUIRE(store);
   CHECK(found(*store, mated) == mated_before);
+  CHECK(found(*store, sicilian) == sicilian_before);
   auto report = pgndb::index::verify_store(*store);
   REQUIRE(report);
   INFO(pgndb::test::listing(*report));

@@ -905,9 +905,11 @@ struct Store::Impl {
   // games). `facts_columns`: how many columns the facts groups have now (8 before schema 19, 9
   // in 19, 10 in 20; add_facts wrote those of 9 and 10 just now, with all 11).
   // The groups are written with a key of the default family, `meta:endings_written`, in one
-  // atomic ingestion: an upgrade killed after it and before the version is written finds the
-  // groups rewritten already, and leaves them (read as groups of fewer columns they would be
-  // damaged). The key goes with the version written.
+  // atomic ingestion; its value is the schema they were written for (4 bytes, big-endian; empty
+  // when a pgndb of schema 20 wrote it). An upgrade killed after it and before the version is
+  // written finds the groups rewritten already, and leaves them; one for an older schema (the
+  // upgrade to 20 stopped there, 10 columns) is done again from those groups (read as groups of
+  // fewer columns they would be damaged). The key goes with the version written.
   Status add_speeds_and_endings(std::size_t facts_columns) {
     if (games == 0) return Status::ok();
     constexpr std::string_view written_key = endings_written_key;
@@ -915,8 +917,12 @@ struct Store::Impl {
       std::string value;
       const rocksdb::Status s =
           db->Get(rocksdb::ReadOptions(), families[Default], written_key, &value);
-      if (s.ok()) return Status::ok();
-      if (!s.IsNotFound()) return from_rocksdb(s, "reading the upgrade's progress");
+      if (s.ok()) {
+        if (value == bytes::big_endian32(schema_version)) return Status::ok();
+        if (value.empty()) facts_columns = 10;  // written by the upgrade to 20
+      } else if (!s.IsNotFound()) {
+        return from_rocksdb(s, "reading the upgrade's progress");
+      }
     }
     // The speed in bits 0-2, SearchFacts::ending_code in bits 3-7; the opening.
     std::vector<std::uint8_t> found(std::size_t(games) + 1, 0);
@@ -1011,7 +1017,7 @@ struct Store::Impl {
           return Status::ok();
         });
     contents[Default] = [written_key](rocksdb::SstFileWriter& writer) {
-      return writer.Put(written_key, "");
+      return writer.Put(written_key, bytes::big_endian32(schema_version));
     };
     if (Status s = ingest(contents); !s.is_ok()) return read.is_ok() ? s : read;
     return read;
