@@ -72,7 +72,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(!filters.error().empty());
     return 0;
   }
-  check_eco(filters->eco);
+  check_eco(filters->eco_tag);
+  // --eco, --opening and --opening-re select openings by position: a set, when one is given.
+  FUZZ_CHECK(bool(filters->openings) ==
+             !(text.eco.empty() && text.opening.empty() && text.opening_re.empty()));
   check_range(filters->date);
   check_range(filters->plies);
   FUZZ_CHECK(text.player.empty() == filters->player.empty());
