@@ -86,25 +86,12 @@ std::string ending_text(const pgn::GameRecord& game) {
 
 // The game's opening by position (pgn/openings.h), on one line.
 std::string opening_text(const pgn::GameRecord& game) {
-  pgn::Position pos = game.start;
-  std::vector<pgn::Key> keys = {pgn::repetition_key(pos)};
-  for (std::size_t ply = 0; ply < game.moves.size() && ply < pgn::opening_plies; ++ply) {
-    pos.play_or_pass(game.moves[ply].move);
-    keys.push_back(pgn::repetition_key(pos));
-  }
-  const pgn::OpeningId id = pgn::classify_opening(keys, game.start == pgn::Position());
+  const pgn::OpeningId id = pgn::opening_of(game);
   if (id == 0)
     return game.start == pgn::Position() ? "Opening: none named in the first 40 plies"
                                          : "Opening: none (set up from a position)";
   const pgn::Opening& o = pgn::openings()[id];
   return pgn::cat("Opening: ", o.eco, " ", o.name);
-}
-
-// A move's SAN as `writing` writes moves.
-std::string written_san(const std::string& san, const pgn::WriterOptions& writing) {
-  if (!writing.letters && !writing.figurines) return san;
-  return pgn::local_san(san, writing.letters ? *writing.letters : *pgn::piece_letters("en"),
-                        writing.figurines);
 }
 
 }  // namespace
@@ -142,7 +129,7 @@ int run_show(const ShowOptions& o) {
     options.last_move = m;
     const bool white_moved = before.side_to_move() == pgn::White;
     caption += pgn::cat(", after ", before.fullmove_number(), white_moved ? ". " : "... ",
-                        written_san(pgn::to_san(before, m), o.writing));
+                        pgn::written_san(pgn::to_san(before, m), o.writing));
   }
   caption += pos.side_to_move() == pgn::White ? ", White to move" : ", Black to move";
 

@@ -4,6 +4,9 @@
 #include <cstdint>
 #include <span>
 #include <utility>
+#include <vector>
+
+#include "pgn/game.h"
 
 namespace pgn {
 
@@ -30,6 +33,17 @@ OpeningId classify_opening(std::span<const Key> keys, bool standard) {
   for (std::size_t ply = last; ply-- > 1;)
     if (const OpeningId id = opening_at(keys[ply])) return id;
   return 0;
+}
+
+OpeningId opening_of(const GameRecord& game) {
+  if (!(game.start == Position())) return 0;
+  Position pos = game.start;
+  std::vector<Key> keys = {repetition_key(pos)};
+  for (std::size_t ply = 0; ply < game.moves.size() && ply < opening_plies; ++ply) {
+    pos.play_or_pass(game.moves[ply].move);
+    keys.push_back(repetition_key(pos));
+  }
+  return classify_opening(keys);
 }
 
 }  // namespace pgn

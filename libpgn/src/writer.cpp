@@ -116,12 +116,7 @@ class MovetextWriter {
         force_number = true;
       }
       write_number(pos, force_number);
-      if (options_.letters || options_.figurines)
-        lines_.token(local_san(to_san(pos, node.move),
-                               options_.letters ? *options_.letters : *piece_letters("en"),
-                               options_.figurines));
-      else
-        lines_.token(to_san(pos, node.move));
+      lines_.token(written_san(to_san(pos, node.move), options_));
       for (std::uint8_t nag : node.nags) lines_.token("$" + std::to_string(nag));
       for (const auto& c : node.comments_after) lines_.comment(c);
       force_number = !node.comments_after.empty();
@@ -151,6 +146,12 @@ class MovetextWriter {
 };
 
 }  // namespace
+
+std::string written_san(std::string san, const WriterOptions& options) {
+  if (!options.letters && !options.figurines) return san;
+  return local_san(san, options.letters ? *options.letters : *piece_letters("en"),
+                   options.figurines);
+}
 
 void write_game(const GameRecord& game, std::string& out, const WriterOptions& options) {
   for (std::string_view name : seven_tag_roster) {

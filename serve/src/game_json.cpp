@@ -27,11 +27,7 @@ Json line_json(const pgn::Line& line, pgn::Position pos, unsigned first_ply,
   for (const pgn::MoveNode& node : line) {
     Json m;
     m["ply"] = ply;
-    m["san"] = writing.letters || writing.figurines
-                   ? pgn::local_san(pgn::to_san(pos, node.move),
-                                    writing.letters ? *writing.letters : *pgn::piece_letters("en"),
-                                    writing.figurines)
-                   : pgn::to_san(pos, node.move);
+    m["san"] = pgn::written_san(pgn::to_san(pos, node.move), writing);
     m["uci"] = pgn::to_uci(pos, node.move);
     if (!node.comments_before.empty()) m["comments_before"] = strings(node.comments_before);
     if (!node.variations.empty()) {
@@ -87,13 +83,7 @@ Json game_json(std::uint32_t id, const pgn::GameRecord& game, const pgn::WriterO
   summary.ending = ending.ending;
   summary.repetition = ending.repetition;
   summary.fifty_moves = ending.fifty_moves;
-  pgn::Position pos = game.start;
-  std::vector<pgn::Key> keys = {pgn::repetition_key(pos)};
-  for (std::size_t ply = 0; ply < main_line.size() && ply < pgn::opening_plies; ++ply) {
-    pos.play_or_pass(main_line[ply]);
-    keys.push_back(pgn::repetition_key(pos));
-  }
-  summary.opening_id = pgn::classify_opening(keys, game.start == pgn::Position());
+  summary.opening_id = pgn::opening_of(game);
   Json out = listed_game(id, game, &summary);
   out["start"] = pgn::to_fen(game.start);
   if (!game.leading_comments.empty()) out["leading_comments"] = strings(game.leading_comments);

@@ -10,6 +10,7 @@
 #include <span>
 #include <string_view>
 
+#include "pgn/game_record.h"
 #include "pgn/position.h"
 #include "pgn/types.h"
 
@@ -41,5 +42,8 @@ inline constexpr std::size_t opening_plies = 40;
 // `keys` (the start first): the named one at the deepest ply up to opening_plies, 0 when none.
 // A game set up from a position other than the standard start is not classified (`standard`).
 [[nodiscard]] OpeningId classify_opening(std::span<const Key> keys, bool standard = true);
+// The opening of `game`'s main line, its first plies played (for a game at hand; the importer
+// classifies from the keys it has).
+[[nodiscard]] OpeningId opening_of(const GameRecord& game);
 
 }  // namespace pgn

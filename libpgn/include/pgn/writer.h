@@ -28,4 +28,7 @@ struct WriterOptions {
 // one blank line. Writing what reading this output gives yields the same text.
 void write_game(const GameRecord& game, std::string& out, const WriterOptions& options = {});
 
+// A move's SAN (as to_san gives it) as `options` write moves: in its letters or figurines.
+[[nodiscard]] std::string written_san(std::string san, const WriterOptions& options);
+
 }  // namespace pgn
