@@ -1,0 +1,79 @@
+// The material on the board (each side's pawns, knights, bishops, rooks and queens; the kings are
+// always there) and how it changes along a game: the facts a material search (material_spec.h)
+// is asked about.
+//
+// Material changes only on a capture or a promotion, a handful of times a game, so a game's
+// material is kept as its runs: the balance it started with and each later balance with the ply
+// from which it holds. The runs hold also the order in which the pawns left their home squares: a
+// pawn on its second rank has never moved (pawns only go forward), so the pawns at home at any ply
+// are those not yet gone, and a board that needs some pawns at home and others gone can only
+// occur where that order allows (a pattern search's cheapest test, fen_pattern.h).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "pgn/position.h"
+
+namespace pgn {
+
+// How many pieces of each kind each side has: count[color][type - Pawn] for Pawn..Queen.
+struct MaterialBalance {
+  std::array<std::array<std::uint8_t, 5>, 2> count{};
+
+  [[nodiscard]] static MaterialBalance of(const Position& position);
+  [[nodiscard]] static MaterialBalance start() {  // the initial position's
+    return MaterialBalance{{{{8, 2, 2, 2, 1}, {8, 2, 2, 2, 1}}}};
+  }
+  unsigned of(Color c, PieceType t) const { return count[c][t - Pawn]; }
+  // The balance with the colours swapped.
+  [[nodiscard]] MaterialBalance swapped() const { return MaterialBalance{{count[1], count[0]}}; }
+  bool operator==(const MaterialBalance&) const = default;
+};
+
+// A game's main line as material: its balances, each from the ply it first holds to the next's.
+struct MaterialHistory {
+  struct Run {
+    std::uint16_t ply;  // the number of plies played when this balance first holds
+    MaterialBalance balance;
+  };
+  std::vector<Run> runs;    // runs.front().ply == 0; each run's balance differs from the last
+  std::uint16_t plies = 0;  // the main line's length
+  // The home pawns (0-7 White's a2..h2, 8-15 Black's a7..h7) in the order they left their
+  // squares (moved or were taken), one a ply at most; those that never left are not listed, and
+  // a game set up from a FEN lists only the pawns it started with at home.
+  std::vector<std::uint8_t> pawns_gone;
+  // Bit i set: home pawn i stood at home at ply 0.
+  std::uint16_t pawns_home_at_start = 0;
+
+  // The final position's balance.
+  const MaterialBalance& final_balance() const { return runs.back().balance; }
+  // How many plies the run `i` lasts: moves played from positions holding it (the final
+  // position's run lasts until the last move, so a balance reached by the last move lasts 0).
+  unsigned length(std::size_t i) const {
+    return (i + 1 < runs.size() ? runs[i + 1].ply : plies) - runs[i].ply;
+  }
+};
+
+// Home pawn `index` (MaterialHistory::pawns_gone's numbering) and its square.
+constexpr Square home_pawn_square(unsigned index) {
+  return make_square(int(index & 7), index < 8 ? 1 : 6);
+}
+
+// Follows a game move by move into a MaterialHistory: call start() with the first position, then
+// played() with each main-line position after a move.
+class MaterialTracker {
+ public:
+  void start(const Position& position);
+  void played(const Position& after);
+  [[nodiscard]] const MaterialHistory& history() const { return history_; }
+  [[nodiscard]] MaterialHistory take() { return std::move(history_); }
+
+ private:
+  MaterialHistory history_;
+  Bitboard home_pawns_ = 0;  // the home squares whose pawns have not left
+};
+
+}  // namespace pgn
