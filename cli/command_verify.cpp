@@ -52,9 +52,9 @@ int run_verify(const VerifyOptions& o) {
     std::cout << "... and " << report->inconsistencies - report->listed.size() << " more\n";
   const auto& r = *report;
   std::cout << "checked " << r.games << " games (" << r.undecodable << " undecodable), "
-            << r.summaries << " summaries, " << r.facts << " facts, " << r.positions
-            << " positions, " << r.variation_positions << " variation positions, "
-            << r.position_statistics
+            << r.summaries << " summaries, " << r.facts << " facts, " << r.materials
+            << " material histories, " << r.positions << " positions, " << r.variation_positions
+            << " variation positions, " << r.position_statistics
             << " position statistics, "
             // Since schema 15 the metadata family is empty: its keys are named only when found.
             << (r.metadata ? std::to_string(r.metadata) + " metadata keys, " : std::string())

@@ -67,7 +67,7 @@ TEST_CASE("material: a game's runs of balances and the order its home pawns left
   CHECK(pgn::home_pawn_square(11) == pgn::make_square(3, 6));
 }
 
-TEST_CASE("material: a promotion is a run of its own; a FEN game starts from its material",
+TEST_CASE("material: a promotion is a run of its own, and a FEN game starts from its material",
           "[material]") {
   const auto h = history_of("8/4P2k/8/8/8/8/6p1/K7 w - - 0 1", {"e8=Q", "g1=N"});
   REQUIRE(h.runs.size() == 3);

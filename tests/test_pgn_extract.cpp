@@ -1476,8 +1476,7 @@ std::vector<MaterialGame> material_histories(const fs::path& file) {
     };
     games.push_back({identity(tag("White"), tag("Black"), tag("Event"), tag("Date"), tag("Round"),
                               g.moves.size()),
-                     tracker.take(),
-                     negative ? std::nullopt : std::optional(std::move(theirs)),
+                     tracker.take(), negative ? std::nullopt : std::optional(std::move(theirs)),
                      g.tag("FEN") != nullptr, promoted});
   });
   return games;
@@ -1504,18 +1503,18 @@ std::pair<std::size_t, std::size_t> check_material(const fs::path& file) {
       INFO((either ? "-z" : "-y"));
       std::multiset<std::string> theirs, ours, fen_games;
       Scanner scanner([&](ScannedGame&& g) { theirs.insert(scanned_identity(g)); });
-      run_pgn_extract(std::string(either ? "-z" : "-y") + quote(tmp / "material.txt") + " " +
-                          quote(file),
-                      tmp / "pgn-extract.log", tmp, scanner);
+      run_pgn_extract(
+          std::string(either ? "-z" : "-y") + quote(tmp / "material.txt") + " " + quote(file),
+          tmp / "pgn-extract.log", tmp, scanner);
       for (const auto& g : games) {
-        const bool standard_start =
-            g.history.runs.front().balance == pgn::MaterialBalance::start();
+        const bool standard_start = g.history.runs.front().balance == pgn::MaterialBalance::start();
         if (g.from_fen && !standard_start) {
           fen_games.insert(g.id);
           continue;
         }
         const unsigned stable = spec->stability().value_or(2);
-        const bool on_board = pgn::first_material_match(g.history, *spec, stable, either).has_value();
+        const bool on_board =
+            pgn::first_material_match(g.history, *spec, stable, either).has_value();
         // pgn-extract's answer must be the one its own counts give; a game whose counts went
         // below zero (a promoted piece taken) is left out both ways.
         if (!g.as_pgn_extract_counts) {

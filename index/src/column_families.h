@@ -32,6 +32,7 @@ enum Family {
   Facts,
   NameIndex,
   Postings,
+  Materials,
   FamilyCount
 };
 
@@ -75,7 +76,8 @@ struct FamilyTraits {
 
 // Layouts: games game_codec.h; positions position_runs.h and position_stats.h; metadata
 // metadata_keys.h; summaries game_summary.h; facts fact_group.h; names and name_index
-// name_index.h; postings value_postings.h; the others docs/storage.md.
+// name_index.h; postings value_postings.h; materials material_record.h; the others
+// docs/storage.md.
 inline constexpr FamilyTraits family_table[FamilyCount] = {
     {"default", true, false, false, false, 1, 0, false, false},
     {"games", true, false, false, true, 1, 0, false, false},
@@ -92,6 +94,7 @@ inline constexpr FamilyTraits family_table[FamilyCount] = {
     {"facts", false, false, false, true, facts::group_size, 11, false, false},
     {"name_index", true, true, false, false, 1, 12, false, false},
     {"postings", true, true, false, false, 1, 13, false, false},
+    {"materials", true, false, false, true, summary_group, 22, false, false},
 };
 
 constexpr std::string_view family_name(int f) { return family_table[f].name; }

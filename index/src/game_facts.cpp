@@ -2,6 +2,7 @@
 #include "pgn/game_result.h"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 
 #include "bytes.h"
@@ -92,6 +93,28 @@ GameFacts game_facts(std::uint32_t id, std::string_view stored) {
   }
   const pgn::GameRecord& game = *decoded;
 
+  // The material, counted at each ply; the home pawns, from the squares still holding theirs.
+  const auto balance_at = [](const pgn::Position& p) {
+    pgn::MaterialBalance b;
+    for (pgn::Color c : {pgn::White, pgn::Black})
+      for (int t = 0; t < 5; ++t)
+        b.count[c][t] = std::uint8_t(std::popcount(p.pieces(c, pgn::PieceType(pgn::Pawn + t))));
+    return b;
+  };
+  const auto home_pawns = [](const pgn::Position& p) {
+    std::uint16_t home = 0;
+    for (int file = 0; file < 8; ++file) {
+      if (p.piece_on(pgn::make_square(file, 1)) == pgn::WhitePawn) home |= std::uint16_t(1 << file);
+      if (p.piece_on(pgn::make_square(file, 6)) == pgn::BlackPawn)
+        home |= std::uint16_t(1 << (8 + file));
+    }
+    return home;
+  };
+  pgn::MaterialHistory& material = facts.material;
+  material.runs.push_back({0, balance_at(game.start)});
+  material.pawns_home_at_start = home_pawns(game.start);
+  std::uint16_t home = material.pawns_home_at_start;
+
   // Positions: the game replayed from its start.
   pgn::Position pos = game.start;
   facts.positions.push_back(key40(pos));
@@ -111,6 +134,13 @@ GameFacts game_facts(std::uint32_t id, std::string_view stored) {
     pos.play_or_pass(node.move);
     ending.after_move(pos);
     facts.positions.push_back(key40(pos));
+    ++material.plies;
+    if (const auto b = balance_at(pos); !(b == material.runs.back().balance))
+      material.runs.push_back({material.plies, b});
+    const std::uint16_t now = home & home_pawns(pos);
+    for (int i = 0; i < 16; ++i)
+      if ((home ^ now) >> i & 1) material.pawns_gone.push_back(std::uint8_t(i));
+    home = now;
     if (keys.size() <= pgn::opening_plies) keys.push_back(pgn::repetition_key(pos));
   }
   const pgn::GameEnding ended = ending.finish(pos);
@@ -121,7 +151,26 @@ GameFacts game_facts(std::uint32_t id, std::string_view stored) {
   variation_keys(game.moves, game.start, false, facts.variation_positions);
   sort_unique(facts.variation_positions);
 
-  for (std::string& key : metadata_keys(game)) {
+  std::vector<std::string> metadata = metadata_keys(game);
+  // docs/storage.md, "Material": a balance's value, pieces first, then the pawns; one for each
+  // balance a move was played from, and one for the final balance.
+  const auto balance_value = [](char dimension, const pgn::MaterialBalance& b) {
+    const auto& w = b.count[pgn::White];
+    const auto& k = b.count[pgn::Black];
+    std::string v(1, dimension);
+    for (auto [high, low] :
+         {std::pair{w[4], w[3]}, {w[2], w[1]}, {k[4], k[3]}, {k[2], k[1]}, {w[0], k[0]}})
+      v += char(high << 4 | low);
+    return v;
+  };
+  std::vector<std::string> held;
+  for (std::size_t i = 0; i < material.runs.size(); ++i)
+    if (material.length(i) > 0) held.push_back(balance_value('m', material.runs[i].balance));
+  std::sort(held.begin(), held.end());
+  held.erase(std::unique(held.begin(), held.end()), held.end());
+  metadata.insert(metadata.end(), held.begin(), held.end());
+  metadata.push_back(balance_value('f', material.runs.back().balance));
+  for (std::string& key : metadata) {
     bytes::put_big_endian32(key, id);
     facts.metadata.push_back(std::move(key));
   }

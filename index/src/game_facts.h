@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pgn/material_balance.h"
 #include "pgndb/index/game_summary.h"
 
 namespace pgndb::index {
@@ -25,6 +26,8 @@ struct GameFacts {
   std::vector<std::string> metadata;
   std::uint64_t fingerprint = 0;
   GameSummary summary;
+  // The main line's material (docs/storage.md, "Material"), counted here from the replay.
+  pgn::MaterialHistory material;
 };
 
 // The facts of game `id`, whose stored form is `stored`.

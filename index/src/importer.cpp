@@ -112,7 +112,7 @@ GameOutcome outcome_of(const std::string& file, std::string_view text, pgn::Loca
       if (p.severity == pgn::GameProblem::Severity::Error)
         return Reject{file, p.location, p.message, std::string(text)};
   }
-  return prepare_game(replay.record(), played, &replay.ending());
+  return prepare_game(replay.record(), played, &replay.ending(), &replay.material());
 }
 
 // The replay visitor of a worker, which also prepares each game as the reader ends it (its
@@ -121,7 +121,8 @@ class GameCollector final : public pgn::ReplayVisitor {
  public:
   // `letters`: the piece letters every game is read in (ImportOptions::letters).
   explicit GameCollector(const std::optional<pgn::PieceLetters>& letters)
-      : ReplayVisitor({.keep_record = true, .keep_text = false, .letters = letters}),
+      : ReplayVisitor(
+            {.keep_record = true, .keep_text = false, .letters = letters, .track_material = true}),
         first_language_(letters ? letters->language : "en") {}
   // Outcomes go to `sink` (nothing collected while it is null), naming `file`.
   void collect(const std::string* file, std::vector<GameOutcome>* sink) {

@@ -25,6 +25,11 @@ enum Dimension : char {
   Site = 's',    // normalised name, 0
   Date = 'd',    // year (2 bytes), month, day; 0 for each unknown (`??`) part
   Eco = 'o',     // the three characters of the ECO code (A00..E99)
+  // Schema 22: a material balance (material_record.h, 5 bytes) the main line held while a move
+  // was played, and the one it ended with. Only the postings keep them (no metadata key is
+  // ever stored), so a material search reads the lists of the balances that match.
+  Material = 'm',
+  FinalMaterial = 'f',
   // Up to schema 10, also 'r' (result) and 'n' (plies): the facts family answers them now
   // (search_facts.h), and an upgrade deletes their keys.
   RetiredResult = 'r',
@@ -63,7 +68,7 @@ struct DateParts {
 [[nodiscard]] bool is_eco_code(std::string_view tag);
 
 // The bytes of a value of a dimension of fixed size, after the dimension byte: 4 for a date, 3
-// for an ECO code; 0 for the names.
+// for an ECO code, 5 for a balance; 0 for the names.
 [[nodiscard]] std::size_t value_size(char dimension);
 
 // The first key past every key of `value` (a value, or a prefix of one): its keys are the

@@ -2,6 +2,7 @@
 #include "pgn/game_result.h"
 
 #include "bytes.h"
+#include "material_record.h"
 #include "metadata_keys.h"
 
 #include <charconv>
@@ -149,8 +150,35 @@ GameSummary summarize(const pgn::GameRecord& game, std::string_view opening_code
 
 }  // namespace
 
+pgn::MaterialHistory material_of(const pgn::GameRecord& game) {
+  pgn::MaterialTracker tracker;
+  pgn::Position pos = game.start;
+  tracker.start(pos);
+  for (const pgn::MoveNode& node : game.moves) {
+    pos.play_or_pass(node.move);
+    tracker.played(pos);
+  }
+  return tracker.take();
+}
+
+void add_material_values(const pgn::MaterialHistory& history, std::vector<std::string>& values) {
+  const std::size_t first = values.size();
+  for (std::size_t i = 0; i < history.runs.size(); ++i) {
+    if (!history.length(i)) continue;  // no move played from it: no search can match it
+    std::string value(1, char(metadata::Material));
+    material::put_balance(value, history.runs[i].balance);
+    values.push_back(std::move(value));
+  }
+  // A game may come back to a balance (rarely): its list holds the game once.
+  std::sort(values.begin() + std::ptrdiff_t(first), values.end());
+  values.erase(std::unique(values.begin() + std::ptrdiff_t(first), values.end()), values.end());
+  std::string final_value(1, char(metadata::FinalMaterial));
+  material::put_balance(final_value, history.final_balance());
+  values.push_back(std::move(final_value));
+}
+
 PreparedGame prepare_game(const pgn::GameRecord& game, const PlayedMoves* played,
-                          const pgn::GameEnding* ending) {
+                          const pgn::GameEnding* ending, const pgn::MaterialHistory* material) {
   PreparedGame prepared;
   prepared.positions.reserve(game.moves.size() + 1);
   std::string opening;
@@ -180,6 +208,14 @@ PreparedGame prepare_game(const pgn::GameRecord& game, const PlayedMoves* played
   thread_local std::vector<std::string> keys;
   keys.clear();
   add_metadata(game, keys);
+  if (material && !material->runs.empty()) {
+    add_material_values(*material, keys);
+    material::encode_history(*material, prepared.material);
+  } else {
+    const pgn::MaterialHistory history = material_of(game);
+    add_material_values(history, keys);
+    material::encode_history(history, prepared.material);
+  }
   std::size_t size = 0;
   for (const std::string& key : keys) size += key.size() + 2;
   prepared.metadata.reserve(size);

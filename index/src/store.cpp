@@ -39,6 +39,7 @@
 #include "game_facts.h"
 #include "huge_pages.h"
 #include "log_file.h"
+#include "material_record.h"
 #include "metadata_keys.h"
 #include "name_index.h"
 #include "pgn/game.h"
@@ -240,6 +241,16 @@ class SummaryReader {
             Status::error(Status::Code::Corruption, pgn::cat("no summary of game ", id)));
     }
     return decode_summary(entries_[id - first_]);
+  }
+  // The bytes kept for game `id` in a family grouped as the summaries are (the materials).
+  std::expected<std::string_view, Status> entry(std::uint32_t id) {
+    if (!(id >= first_ && id - first_ < entries_.size())) {
+      if (Status s = find_group(id); !s.is_ok()) return std::unexpected(s);
+      if (!(id >= first_ && id - first_ < entries_.size()))
+        return std::unexpected(
+            Status::error(Status::Code::Corruption, pgn::cat("no entry of game ", id)));
+    }
+    return entries_[id - first_];
   }
 
  private:
@@ -849,10 +860,89 @@ struct Store::Impl {
       if (Status s = add_epochs_to_postings(); !s.is_ok()) return s;
     // Schema 18 keeps the best-rated games of popular positions: the generations of 17 keep
     // none, and merges count them (merge_statistics). Nothing to do now.
+    // Schema 22: every game's material, after the postings have their epochs (its lists are
+    // written with them).
+    if (version < 22)
+      if (Status s = add_materials(); !s.is_ok()) return s;
     if (Status written = write_schema_version(true); !written.is_ok()) return written;
     upgraded_from = version;
     version = schema_version;
     return Status::ok();
+  }
+
+  // Schema 22: each game's material history (the `materials` family) and the lists of the
+  // balances it held (postings, metadata::Material and FinalMaterial), its main line played
+  // again, a million games at a time: memory stays bounded, and each part is one ingestion of
+  // both. Killed part-way and done again, the histories are written again under their keys and
+  // the lists' merge drops the repeated ids.
+  Status add_materials() {
+    if (games == 0) return Status::ok();
+    constexpr std::size_t part = 1 << 20;
+    // Groups as the summaries' (material_record.h): the first id and the entries.
+    std::vector<std::pair<std::string, std::string>> histories;
+    std::map<std::string, std::vector<std::uint32_t>> values;
+    std::uint32_t group_first = 0, group_games = 0;
+    std::string group;
+    std::size_t in_part = 0;
+    auto end_group = [&] {
+      if (group_games) histories.emplace_back(game_key(group_first), std::move(group));
+      group.clear();
+      group_games = 0;
+    };
+    auto write = [&]() -> Status {
+      TableContent contents[FamilyCount];
+      contents[Materials] = [&histories](rocksdb::SstFileWriter& writer) {
+        rocksdb::Status s;
+        for (const auto& [key, value] : histories)
+          if (s = writer.Put(key, value); !s.ok()) break;
+        return s;
+      };
+      std::vector<const std::pair<const std::string, std::vector<std::uint32_t>>*> lists;
+      for (const auto& entry : values) lists.push_back(&entry);
+      contents[Postings] = [&lists](rocksdb::SstFileWriter& writer) {
+        std::string list;
+        rocksdb::Status s;
+        postings::for_each_list(lists,
+                                [&](const std::string& key, std::span<const std::uint32_t> ids) {
+                                  if (!s.ok()) return;
+                                  list.clear();
+                                  name_index::encode_numbers(ids, list);
+                                  s = writer.Merge(key, list);
+                                });
+        return s;
+      };
+      end_group();
+      Status s = histories.empty() ? Status::ok() : ingest(contents);
+      histories.clear();
+      values.clear();
+      in_part = 0;
+      return s;
+    };
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(bulk_read_options(), families[Games]));
+    std::vector<std::string> game_values;
+    std::string encoded;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const std::uint32_t id = game_of_key(it->key().ToStringView());
+      if (id == 0 || id > games) continue;
+      // A group holds consecutive games and ends before a multiple of summary_group.
+      if (group_games && (id != group_first + group_games || id % summary_group == 0)) end_group();
+      if (!group_games) group_first = id;
+      ++group_games;
+      // A game that does not decode (verify reports it) has an empty entry, no history.
+      encoded.clear();
+      if (auto game = decode_game(it->value().ToStringView())) {
+        const pgn::MaterialHistory history = material_of(*game);
+        material::encode_history(history, encoded);
+        game_values.clear();
+        add_material_values(history, game_values);
+        for (auto& value : game_values) values[std::move(value)].push_back(id);
+      }
+      bytes::put_string(group, encoded);
+      if (++in_part >= part && id % summary_group == summary_group - 1)
+        if (Status s = write(); !s.is_ok()) return s;
+    }
+    if (!it->status().ok()) return from_rocksdb(it->status(), "reading the games");
+    return write();
   }
 
   // Schema 11: the facts of every game, from its summary (the same fields), and the metadata
@@ -918,7 +1008,8 @@ struct Store::Impl {
       const rocksdb::Status s =
           db->Get(rocksdb::ReadOptions(), families[Default], written_key, &value);
       if (s.ok()) {
-        if (value == bytes::big_endian32(schema_version)) return Status::ok();
+        // Written for 21 or later: the groups have this schema's layout (22 added no field).
+        if (value.size() == 4 && bytes::read_big_endian32(value) >= 21) return Status::ok();
         if (value.empty()) facts_columns = 10;  // written by the upgrade to 20
       } else if (!s.IsNotFound()) {
         return from_rocksdb(s, "reading the upgrade's progress");
@@ -1713,7 +1804,7 @@ struct WriteBatch::Impl {
   LargeVector<std::uint64_t> variation_positions;
   // The encoded games of the batch one after another, and where each ends (the first has id
   // first_game()). Copied rather than moved in: the strings a worker allocated go back to it.
-  BasicPackedStrings<HugePageAllocator<char>> games, summaries;
+  BasicPackedStrings<HugePageAllocator<char>> games, summaries, materials;
   LargeVector<SearchFacts> facts;
   // Each game's recorded opening (position_stats.h, StatisticsCollector::Opening), a fixed
   // stride per place in the batch: the keys of its first opening_plies + 1 positions (as many
@@ -1753,6 +1844,7 @@ void WriteBatch::follow(const WriteBatch& previous) {
   impl_->metadata.clear();
   impl_->games.clear();
   impl_->summaries.clear();
+  impl_->materials.clear();
   impl_->facts.clear();
   impl_->opening_keys.clear();
   impl_->opening_moves.clear();
@@ -1777,6 +1869,7 @@ std::uint32_t WriteBatch::add_game(const PreparedGame& game, std::uint32_t dupli
   auto& rows = impl_->rows;
   impl_->games.add(game.encoded);
   impl_->summaries.add(game.summary);
+  impl_->materials.add(game.material);
   impl_->facts.push_back(game.facts);
   auto& keys = impl_->opening_keys;
   keys.resize(keys.size() + Impl::opening_keys_per_game);
@@ -1804,7 +1897,8 @@ std::uint32_t WriteBatch::add_game(const PreparedGame& game, std::uint32_t dupli
 
 std::size_t WriteBatch::bytes() const {
   const Impl& b = *impl_;
-  return b.games.bytes() + b.summaries.bytes() + b.facts.size() * sizeof(SearchFacts) +
+  return b.games.bytes() + b.summaries.bytes() + b.materials.bytes() +
+         b.facts.size() * sizeof(SearchFacts) +
          (b.positions.size() + b.variation_positions.size()) * sizeof(std::uint64_t) +
          b.opening_keys.size() * sizeof(pgn::Key) + b.opening_moves.size() * sizeof(pgn::Move);
 }
@@ -1825,6 +1919,7 @@ void WriteBatch::reserve(std::size_t bytes, std::size_t games) {
   b.variation_positions.reserve(entries);
   b.games.reserve(bytes, per_game(sizeof(std::size_t), 1));
   b.summaries.reserve(bytes, per_game(sizeof(std::size_t), 1));
+  b.materials.reserve(bytes, per_game(sizeof(std::size_t), 1));
   b.facts.reserve(per_game(sizeof(SearchFacts), 1));
   b.opening_keys.reserve(per_game(sizeof(pgn::Key), Impl::opening_keys_per_game));
   b.opening_moves.reserve(per_game(sizeof(pgn::Move), GameSummary::opening_plies));
@@ -1863,6 +1958,21 @@ Status WriteBatch::commit() {
       rocksdb::Status s;
       for (std::size_t i = 0; s.ok() && i < games.size(); ++i)
         s = writer.Put(game_key(id++), games[i]);
+      return s;
+    };
+    contents[Materials] = [this](rocksdb::SstFileWriter& writer) {
+      // Grouped as the summaries (material_record.h).
+      const auto& materials = impl_->materials;
+      std::uint32_t id = impl_->first_game();
+      std::string value;
+      rocksdb::Status s;
+      for (std::size_t i = 0; s.ok() && i < materials.size();) {
+        const std::uint32_t first = id;
+        value.clear();
+        do bytes::put_string(value, materials[i++]);
+        while (++id % summary_group != 0 && i < materials.size());
+        s = writer.Put(game_key(first), value);
+      }
       return s;
     };
     contents[Summaries] = [this](rocksdb::SstFileWriter& writer) {

@@ -51,6 +51,7 @@
 #include "entry_digest.h"
 #include "fact_group.h"
 #include "game_facts.h"
+#include "material_record.h"
 #include "metadata_keys.h"
 #include "name_index.h"
 #include "pgn/text.h"
@@ -517,10 +518,12 @@ class Verifier {
     std::unique_ptr<rocksdb::Iterator> it_;
   };
 
-  // The summaries one game at a time, from their groups (docs/storage.md, "Summaries").
+  // The summaries (or the material histories, grouped alike) one game at a time, from their
+  // groups (docs/storage.md, "Summaries").
   class SummaryCursor {
    public:
-    explicit SummaryCursor(Verifier& v) : v_(v), groups_(v.iterator(family_name(Summaries))) {
+    explicit SummaryCursor(Verifier& v, Family family = Summaries)
+        : v_(v), family_(family), groups_(v.iterator(family_name(family))) {
       advance();
     }
     bool valid() const { return at_ < entries_.size(); }
@@ -532,14 +535,13 @@ class Verifier {
       at_ = 0;
       std::string value;
       while (entries_.empty() && groups_.next(first_, value, [&](std::string_view key) {
-        v_.report(family_name(Summaries), pgn::cat("key ", hex_bytes(key), ": not a game id"));
+        v_.report(family_name(family_), pgn::cat("key ", hex_bytes(key), ": not a game id"));
       })) {
         bytes::Reader in(value);
         std::string entry;
         while (!in.empty()) {
           if (!in.string(entry)) {
-            v_.report(family_name(Summaries),
-                      pgn::cat("the group of game ", first_, " is damaged"));
+            v_.report(family_name(family_), pgn::cat("the group of game ", first_, " is damaged"));
             entries_.clear();
             break;
           }
@@ -548,7 +550,7 @@ class Verifier {
         const std::uint32_t group = summary_group;
         for (std::size_t i = 1; i < entries_.size(); ++i)
           if ((first_ + i) % group == 0) {
-            v_.report(family_name(Summaries),
+            v_.report(family_name(family_),
                       pgn::cat("the group of game ", first_, " runs past game ", first_ + i,
                                " (groups end before multiples of ", group, ")"));
             break;
@@ -559,6 +561,7 @@ class Verifier {
 
    private:
     Verifier& v_;
+    Family family_;
     IdCursor groups_;
     std::uint32_t first_ = 0;
     std::vector<std::string> entries_;
@@ -603,6 +606,25 @@ class Verifier {
     facts::GroupView group_;
     std::size_t at_ = 0;
   };
+
+  // A game's stored material history against the one counted from its replay.
+  void compare_material(std::uint32_t id, std::string_view stored,
+                        const pgn::MaterialHistory& expected) {
+    const auto history = material::decode_history(stored);
+    if (!history) {
+      report(family_name(Materials), pgn::cat("game ", id, ": the material cannot be decoded"));
+      return;
+    }
+    bool same = history->plies == expected.plies && history->runs.size() == expected.runs.size() &&
+                history->pawns_home_at_start == expected.pawns_home_at_start &&
+                history->pawns_gone == expected.pawns_gone;
+    for (std::size_t i = 0; same && i < expected.runs.size(); ++i)
+      same = history->runs[i].ply == expected.runs[i].ply &&
+             history->runs[i].balance == expected.runs[i].balance;
+    if (!same)
+      report(family_name(Materials),
+             pgn::cat("game ", id, ": the material differs from the game's moves"));
+  }
 
   // The fields summaries and facts both hold, compared with the game's; `family` and `what`
   // name the stored side (the summaries family, "the summary").
@@ -703,6 +725,7 @@ class Verifier {
     SummaryCursor summaries(*this);
     FactsCursor stored_facts(*this);
     IdCursor duplicates(iterator(family_name(Duplicates)));
+    SummaryCursor materials(*this, Materials);
     std::uint32_t dup_id = 0;
     std::string dup_value;
     bool dup_valid = false;
@@ -775,6 +798,17 @@ class Verifier {
           stored_facts.advance();
         } else if (present) {
           report(family_name(Facts), pgn::cat("no facts of game ", id));
+        }
+        // Its material.
+        for (; materials.valid() && materials.id() < id; materials.advance())
+          report(family_name(Materials),
+                 pgn::cat("a second material history of game ", materials.id()));
+        if (materials.valid() && materials.id() == id) {
+          ++report_.materials;
+          if (decoded) compare_material(id, materials.bytes(), f.material);
+          materials.advance();
+        } else if (present) {
+          report(family_name(Materials), pgn::cat("no material of game ", id));
         }
         // Its duplicate mark.
         std::uint32_t marked = 0;

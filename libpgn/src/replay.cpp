@@ -82,6 +82,7 @@ Control ReplayVisitor::begin_game(Location at) {
   stack_.clear();
   main_plies_ = 0;
   ending_ = {};
+  material_tracker_ = MaterialTracker{};  // a game without movetext is never set up
   move_unread_ = syntax_error_ = other_letters_fit_ = false;
   language_ = options_.letters ? options_.letters->language : "en";
   fen_tag_.clear();
@@ -147,6 +148,7 @@ Control ReplayVisitor::begin_movetext() {
   }
   main_position_ = start;
   ending_tracker_.reset(start);
+  if (options_.track_material) material_tracker_.start(start);
   if (options_.keep_record) record_.start = start;
   stack_.push_back({start, start, options_.keep_record ? &record_.moves : nullptr, false, false});
   return Control::Continue;
@@ -181,6 +183,7 @@ Control ReplayVisitor::move(const MoveToken& token) {
   if (stack_.size() == 1) {
     ++main_plies_;
     ending_tracker_.after_move(f.current);
+    if (options_.track_material) material_tracker_.played(f.current);
   }
   if (f.line) {
     played(f.before, *m, f.current);

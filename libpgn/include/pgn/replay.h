@@ -9,6 +9,7 @@
 
 #include "pgn/game_ending.h"
 #include "pgn/game_record.h"
+#include "pgn/material_balance.h"
 #include "pgn/piece_letters.h"
 #include "pgn/position.h"
 #include "pgn/reader.h"
@@ -33,6 +34,8 @@ struct ReplayOptions {
   // language; when every move of the game reads in one, the game is taken as read there, with
   // a warning that names the language (and any other language whose letters read it too).
   std::optional<PieceLetters> letters = std::nullopt;
+  // Follow the main line's material (material_balance.h) for material(): the indexer keeps it.
+  bool track_material = false;
 };
 
 class ReplayVisitor : public Visitor {
@@ -54,6 +57,9 @@ class ReplayVisitor : public Visitor {
   int main_line_plies() const { return main_plies_; }
   // How the main line ended (game_ending.h), when the game was replayed.
   const GameEnding& ending() const { return ending_; }
+  // The main line's material, with ReplayOptions::track_material (as far as it was replayed;
+  // no runs when the game had no movetext to set up).
+  const MaterialHistory& material() const { return material_tracker_.history(); }
   // The language (ISO 639-1) whose piece letters the game was read with: "en" unless it was
   // read again in another's (ReplayOptions::letters).
   std::string_view language() const { return language_; }
@@ -105,6 +111,7 @@ class ReplayVisitor : public Visitor {
   int main_plies_ = 0;
   EndingTracker ending_tracker_;
   GameEnding ending_;
+  MaterialTracker material_tracker_;
   bool move_unread_ = false;        // a move of the game did not read
   bool syntax_error_ = false;       // the reader reported an error in the game's text
   bool other_letters_fit_ = false;  // the first unread move reads in another language's letters

@@ -13,6 +13,7 @@
 
 #include "pgn/game_ending.h"
 #include "pgn/game_record.h"
+#include "pgn/material_balance.h"
 #include "pgn/types.h"
 #include "pgndb/index/game_codec.h"
 #include "pgndb/index/game_summary.h"
@@ -43,14 +44,24 @@ struct PreparedGame {
   std::string summary;
   // Its result, date, ratings and plies, as the facts family keeps them (search_facts.h).
   SearchFacts facts;
+  // Its main line's material history in its stored form (material_record.h); the balances are
+  // among `metadata`'s values.
+  std::string material;
 };
 
 // With `played` (what the replay computed of each move: game_codec.h), the moves are not played
-// again to encode the game and find its positions; with `ending` (what the replay found of how
-// its main line ended: pgn::ReplayVisitor::ending), not again to find that.
+// again to encode the game and find its positions; with `ending` and `material` (what the replay
+// found of how its main line ended and of its material: pgn::ReplayVisitor::ending, material),
+// not again to find those.
 [[nodiscard]] PreparedGame prepare_game(const pgn::GameRecord& game,
                                         const PlayedMoves* played = nullptr,
-                                        const pgn::GameEnding* ending = nullptr);
+                                        const pgn::GameEnding* ending = nullptr,
+                                        const pgn::MaterialHistory* material = nullptr);
+// The main line's material history of `game`, playing it.
+[[nodiscard]] pgn::MaterialHistory material_of(const pgn::GameRecord& game);
+// The metadata values (without game id) of a material history: each balance held while a move
+// was played (once each), and the final one.
+void add_material_values(const pgn::MaterialHistory& history, std::vector<std::string>& values);
 
 // Calls `each(std::string_view key)` for every key packed in PreparedGame::metadata, in order.
 template <class Each>

@@ -41,8 +41,10 @@ namespace pgndb::index {
 // the merges of the size tiers and `pgndb compact` count). 19: each game's speed in its summary
 // and facts. 20: how its main line ended (checkmate, stalemate, ..., a repetition or fifty moves
 // on the way: pgn::GameEnding) in its summary and facts; the upgrade plays every game again. 21:
-// its opening by position (pgn/openings.h) in its summary and facts, found the same way.
-inline constexpr std::uint32_t schema_version = 21;
+// its opening by position (pgn/openings.h) in its summary and facts, found the same way. 22: its
+// material along the main line (the `materials` family, material_record.h) and the balances it
+// held as postings (metadata 'm' and 'f'), found the same way.
+inline constexpr std::uint32_t schema_version = 22;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path

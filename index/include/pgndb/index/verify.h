@@ -43,6 +43,7 @@ struct VerifyReport {
   std::uint64_t name_index = 0;  // keys of the name index (numbers and fragments)
   std::uint64_t summaries = 0;
   std::uint64_t facts = 0;
+  std::uint64_t materials = 0;  // material histories
   std::uint64_t fingerprints = 0;
   std::uint64_t duplicates = 0;
   std::uint64_t sources = 0;

@@ -1,0 +1,179 @@
+#include "material_record.h"
+
+#include "bytes.h"
+
+namespace pgndb::index::material {
+
+void put_balance(std::string& out, const pgn::MaterialBalance& b) {
+  const auto pair = [](unsigned high, unsigned low) { return char(high << 4 | (low & 15)); };
+  using pgn::Black;
+  using pgn::White;
+  const auto& w = b.count[White];
+  const auto& k = b.count[Black];
+  // Counts by piece - Pawn: 0 P, 1 N, 2 B, 3 R, 4 Q.
+  out += pair(w[4], w[3]);
+  out += pair(w[2], w[1]);
+  out += pair(k[4], k[3]);
+  out += pair(k[2], k[1]);
+  out += pair(w[0], k[0]);
+}
+
+std::optional<pgn::MaterialBalance> balance_of(std::string_view bytes) {
+  if (bytes.size() != balance_size) return std::nullopt;
+  const auto high = [&](int i) { return std::uint8_t(std::uint8_t(bytes[i]) >> 4); };
+  const auto low = [&](int i) { return std::uint8_t(std::uint8_t(bytes[i]) & 15); };
+  pgn::MaterialBalance b;
+  b.count[pgn::White] = {high(4), low(1), high(1), low(0), high(0)};
+  b.count[pgn::Black] = {low(4), low(3), high(3), low(2), high(2)};
+  return b;
+}
+
+namespace {
+
+constexpr std::uint8_t escape = 0xFF;
+constexpr std::uint8_t standard_start = 1, black_first = 2;
+constexpr unsigned promotions = 5;  // the first promotion's code
+
+// The side that played ply `ply` (1-based) of a game whose first mover is `first`.
+pgn::Color mover(unsigned ply, pgn::Color first) { return ply % 2 ? first : ~first; }
+
+// The code of the change from `before` to `after` made by `side`, or nothing when no move makes it.
+std::optional<unsigned> change_code(const pgn::MaterialBalance& before,
+                                    const pgn::MaterialBalance& after, pgn::Color side) {
+  const auto& mine0 = before.count[side];
+  const auto& mine1 = after.count[side];
+  const auto& theirs0 = before.count[~side];
+  const auto& theirs1 = after.count[~side];
+  int taken = -1;
+  for (int t = 0; t < 5; ++t) {
+    const int d = int(theirs1[t]) - int(theirs0[t]);
+    if (d == 0) continue;
+    if (d != -1 || taken >= 0) return std::nullopt;
+    taken = t;
+  }
+  int promoted = -1;
+  for (int t = 0; t < 5; ++t) {
+    const int d = int(mine1[t]) - int(mine0[t]);
+    if (d == 0) continue;
+    if (t == 0 ? d != -1 : (d != 1 || promoted >= 0)) return std::nullopt;
+    if (t) promoted = t;
+  }
+  const bool pawn_gone = mine1[0] + 1 == mine0[0];
+  if (promoted < 0) {
+    if (pawn_gone || taken < 0) return std::nullopt;
+    return unsigned(taken);
+  }
+  if (!pawn_gone || taken == 0) return std::nullopt;  // a promotion takes no pawn
+  return promotions + 5 * unsigned(promoted - 1) + unsigned(taken < 0 ? 0 : taken);
+}
+
+// `balance` changed by code `code` played by `side`; false when the counts do not allow it.
+bool apply_code(pgn::MaterialBalance& balance, unsigned code, pgn::Color side) {
+  auto& mine = balance.count[side];
+  auto& theirs = balance.count[~side];
+  const auto take = [&](unsigned t) {
+    if (theirs[t] == 0) return false;
+    --theirs[t];
+    return true;
+  };
+  if (code < promotions) return take(code);
+  code -= promotions;
+  const unsigned promoted = 1 + code / 5, taken = code % 5;
+  if (promoted > 4 || mine[0] == 0 || mine[promoted] == 15) return false;
+  if (taken && !take(taken)) return false;
+  --mine[0];
+  ++mine[promoted];
+  return true;
+}
+
+}  // namespace
+
+void encode_history(const pgn::MaterialHistory& history, std::string& out) {
+  const pgn::MaterialBalance& start = history.runs.front().balance;
+  // Who moved first is told by the history only through its runs' changes: a capture's code is
+  // the taken piece, of the side that did not move. Without any run it does not matter.
+  pgn::Color first = pgn::White;
+  if (history.runs.size() > 1) {
+    const auto& r = history.runs[1];
+    if (!change_code(start, r.balance, mover(r.ply, pgn::White)) &&
+        change_code(start, r.balance, mover(r.ply, pgn::Black)))
+      first = pgn::Black;
+  }
+  const bool standard =
+      start == pgn::MaterialBalance::start() && history.pawns_home_at_start == 0xFFFF;
+  bytes::put_varint(out, history.plies);
+  out += char((standard ? standard_start : 0) | (first == pgn::Black ? black_first : 0));
+  if (!standard) {
+    put_balance(out, start);
+    bytes::put_big_endian16(out, history.pawns_home_at_start);
+  }
+  bytes::put_varint(out, history.runs.size() - 1);
+  for (std::size_t i = 1; i < history.runs.size(); ++i) {
+    const auto& before = history.runs[i - 1];
+    const auto& run = history.runs[i];
+    const unsigned delta = run.ply - before.ply;
+    const auto code = change_code(before.balance, run.balance, mover(run.ply, first));
+    if (!code) {
+      out += char(escape);
+      bytes::put_varint(out, delta);
+      put_balance(out, run.balance);
+    } else if (delta < 8) {
+      out += char(delta << 5 | *code);
+    } else {
+      out += char(*code);
+      bytes::put_varint(out, delta);
+    }
+  }
+  out += char(history.pawns_gone.size());
+  for (std::size_t i = 0; i < history.pawns_gone.size(); i += 2)
+    out += char(history.pawns_gone[i] |
+                (i + 1 < history.pawns_gone.size() ? history.pawns_gone[i + 1] << 4 : 0));
+}
+
+std::optional<pgn::MaterialHistory> decode_history(std::string_view bytes) {
+  bytes::Reader in(bytes);
+  pgn::MaterialHistory h;
+  std::uint64_t plies = 0, runs = 0;
+  std::uint8_t flags = 0;
+  if (!in.varint(plies) || plies > 65535 || !in.byte(flags) || flags > 3) return std::nullopt;
+  h.plies = std::uint16_t(plies);
+  const pgn::Color first = flags & black_first ? pgn::Black : pgn::White;
+  pgn::MaterialBalance balance = pgn::MaterialBalance::start();
+  h.pawns_home_at_start = 0xFFFF;
+  std::string_view raw;
+  if (!(flags & standard_start)) {
+    if (!in.bytes_of(balance_size, raw)) return std::nullopt;
+    balance = *balance_of(raw);
+    if (!in.bytes_of(2, raw)) return std::nullopt;
+    h.pawns_home_at_start = bytes::read_big_endian16(raw);
+  }
+  h.runs.push_back({0, balance});
+  if (!in.varint(runs) || runs > plies) return std::nullopt;
+  for (std::uint64_t i = 0; i < runs; ++i) {
+    std::uint8_t byte = 0;
+    std::uint64_t delta = 0;
+    if (!in.byte(byte)) return std::nullopt;
+    if (byte == escape) {
+      if (!in.varint(delta) || !in.bytes_of(balance_size, raw)) return std::nullopt;
+      balance = *balance_of(raw);
+    } else {
+      delta = byte >> 5;
+      if (!delta && !in.varint(delta)) return std::nullopt;
+      const unsigned ply = unsigned(h.runs.back().ply + std::min<std::uint64_t>(delta, 65536));
+      if (!apply_code(balance, byte & 31, mover(ply, first))) return std::nullopt;
+    }
+    if (delta == 0 || h.runs.back().ply + delta > plies || balance == h.runs.back().balance)
+      return std::nullopt;
+    h.runs.push_back({std::uint16_t(h.runs.back().ply + delta), balance});
+  }
+  std::uint8_t gone = 0;
+  if (!in.byte(gone) || gone > 16) return std::nullopt;
+  std::string_view packed;
+  if (!in.bytes_of((gone + 1) / 2, packed) || !in.empty()) return std::nullopt;
+  for (unsigned i = 0; i < gone; ++i)
+    h.pawns_gone.push_back(std::uint8_t(std::uint8_t(packed[i / 2]) >> (i % 2 ? 4 : 0) & 15));
+  if (gone % 2 && std::uint8_t(packed.back()) >> 4) return std::nullopt;
+  return h;
+}
+
+}  // namespace pgndb::index::material

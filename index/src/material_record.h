@@ -1,0 +1,49 @@
+// Layouts of the material index (docs/storage.md, "Material"), their one owner: each game's
+// material history in the `materials` family, and a balance as the postings' material values
+// hold it (metadata_keys.h, dimensions 'm' and 'f').
+//
+// A balance, 5 bytes, the pieces before the pawns so that the balances of one set of pieces are
+// one key range (a search skips a range whose pieces cannot match, MaterialSpec::pieces_can_match):
+//
+//   White Q << 4 | White R, White B << 4 | White N, Black Q << 4 | Black R,
+//   Black B << 4 | Black N, White P << 4 | Black P
+//
+// (a side has 15 pieces beside its king at most, so each count fits its 4 bits).
+//
+// A game's history (pgn::MaterialHistory), under the game's key:
+//
+//   varint plies | flags byte | [5 bytes: the start's balance, unless flag 1]
+//   | [2 bytes big-endian: the home pawns at the start (bit i: pgn::home_pawn_square(i)),
+//      unless flag 1] | varint count of later runs | each run's change | count byte
+//   | the home pawns in the order they left, two a byte (low nibble first)
+//
+// Flags: 1, the start is the initial position's material with every pawn at home; 2, Black
+// moved first. The move that makes a run is the ply its run starts at, and the side that made it
+// follows from the ply, so a change needs only what was taken and what was promoted, a code:
+// 0..4 the opponent's pawn, knight, bishop, rook or queen taken; 5 + 5 * (promoted - Knight) +
+// taken (0 nothing, 1..4 a knight, bishop, rook or queen) a promotion. A run's byte is
+// plies since the run before (1..7) << 5 | code, or 0 << 5 | code then the plies as a varint;
+// 0xFF then the plies as a varint and 5 bytes of balance, for a change no move makes.
+//
+// About a byte a capture, 25 bytes a game before compression.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "pgn/material_balance.h"
+
+namespace pgndb::index::material {
+
+inline constexpr std::size_t balance_size = 5;
+
+void put_balance(std::string& out, const pgn::MaterialBalance& balance);
+// Nothing when `bytes` is not balance_size long.
+[[nodiscard]] std::optional<pgn::MaterialBalance> balance_of(std::string_view bytes);
+
+void encode_history(const pgn::MaterialHistory& history, std::string& out);
+// Nothing when the bytes are not a history this layout writes.
+[[nodiscard]] std::optional<pgn::MaterialHistory> decode_history(std::string_view bytes);
+
+}  // namespace pgndb::index::material
