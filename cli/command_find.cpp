@@ -149,11 +149,14 @@ int run_find(const FindOptions& o) {
     return Success;
   }
   const bool position = filters->position.has_value();
+  // A material or pattern search gives the ply where each game matched (Search::match_ply); the
+  // table shows it when no position's ply takes the column.
+  const bool matched = filters->material || filters->pattern;
   if (format == "table")
     std::cout << column("id", 7) << ' ' << column("White", 22) << ' ' << column("Black", 22) << ' '
               << column("Result", 7) << ' ' << column("Date", 10) << ' ' << column("Event", 24)
-              << ' ' << column("ECO", 3) << ' ' << column("Plies", 5) << (position ? " Ply " : " ")
-              << "Opening\n";
+              << ' ' << column("ECO", 3) << ' ' << column("Plies", 5)
+              << (position || matched ? " Ply " : " ") << "Opening\n";
   std::string out;
   for (std::uint64_t shown = 0; !limit || shown < limit; ++shown) {
     auto id = search->next();
@@ -183,6 +186,8 @@ int run_find(const FindOptions& o) {
               ' ' + column(std::to_string(game->moves.size()), 5);
         if (position)
           out += ' ' + ply_text(*game, *filters->position, filters->in_variations ? "var" : "-");
+        else if (matched)
+          out += ' ' + std::to_string(search->match_ply().value_or(0));
         out += ' ' + std::string(opening.name);
       } else {
         auto listed = serve::listed_game(**id, *game, &summary);
@@ -190,6 +195,7 @@ int run_find(const FindOptions& o) {
           const auto ply = query::first_ply_at(*game, pgn::repetition_key(*filters->position));
           listed["ply"] = ply ? serve::Json(*ply) : serve::Json(nullptr);
         }
+        if (matched) listed["match_ply"] = search->match_ply().value_or(0);
         out = serve::json_text(listed);
       }
       out += '\n';

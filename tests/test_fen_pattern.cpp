@@ -504,3 +504,55 @@ TEST_CASE("fen pattern: pgn-extract tries variations without -V", "[fen_pattern]
 }
 
 }  // namespace
+
+// The database's answer: the games numbered as compare_with_pgn_extract numbers them, imported,
+// then each criterion asked of `pgndb find --pattern` (--pattern-either for FENPatternI), whose
+// index and history pruning must leave exactly pgn-extract's selection (-V: the main line).
+void compare_database_with_pgn_extract(const std::vector<std::string_view>& files,
+                                       std::size_t max_games) {
+  require_pgn_extract();
+  TempDir tmp;
+  std::string text;
+  std::size_t total = 0;
+  for (std::string_view name : files)
+    text += numbered_games(read_file(shared_data / "corpus" / name), max_games, total) + "\r\n";
+  const fs::path games_file = tmp / "games.pgn";
+  write_file(games_file, text);
+  const std::string pgndb = PGNDB_BINARY;
+  const fs::path db = tmp / "db";
+  const auto imported = run_command("'" + pgndb + "' import --db '" + db.string() + "' '" +
+                                    games_file.string() + "' 2>&1");
+  INFO(imported.out);
+  REQUIRE(imported.exit_code == 0);
+  std::size_t selective = 0;
+  for (const Criterion& c : criteria) {
+    const std::set<std::size_t> theirs =
+        pgn_extract_selects(games_file, tmp, tag_line(c.pattern, c.invert));
+    const auto found = run_command("'" + pgndb + "' find --db '" + db.string() + "' --format pgn " +
+                                   (c.invert ? "--pattern-either '" : "--pattern '") +
+                                   std::string(c.pattern) + "'");
+    REQUIRE(found.exit_code == 0);
+    std::set<std::size_t> ours;
+    std::istringstream in(found.out);
+    for (std::string line; std::getline(in, line);)
+      if (line.starts_with("[PatternGame \"")) ours.insert(std::stoul(line.substr(14)));
+    INFO((c.invert ? "--pattern-either " : "--pattern ")
+         << c.pattern << ": pgn-extract selects " << theirs.size() << ", pgndb find "
+         << ours.size());
+    CHECK(ours == theirs);
+    selective += !theirs.empty() && theirs.size() < total;
+  }
+  CHECK(selective >= std::size(criteria) - 3);
+}
+
+TEST_CASE("fen pattern: pgndb find --pattern selects the games pgn-extract selects",
+          "[fen_pattern][pgn-extract]") {
+  compare_database_with_pgn_extract({"Shirov.pgn"}, 2000);
+}
+
+TEST_CASE("fen pattern: pgndb find --pattern selects pgn-extract's games, larger corpus",
+          "[fen_pattern][pgn-extract][full]") {
+  compare_database_with_pgn_extract(
+      {"Shirov.pgn", "Tal.pgn", "Alekhine.pgn", "Morphy.pgn", "Staunton.pgn", "Kasparov.pgn"},
+      100000);
+}

@@ -1490,9 +1490,15 @@ std::vector<MaterialGame> material_histories(const fs::path& file) {
 // first_material_match on pgn-extract's counts must give exactly its selection, and the games
 // where the board's counts give another answer are listed as explained. Returns how many games
 // pgn-extract selected in all, and how many answers the promotions changed.
+//
+// Then the database: the file imported, `pgndb find --material` (--either-colour for -z) must
+// select exactly the games first_material_match selects on the board's counts, game by game.
 std::pair<std::size_t, std::size_t> check_material(const fs::path& file) {
   const auto games = material_histories(file);
   TempDir tmp;
+  const fs::path db = tmp / "db";
+  REQUIRE(shell(quote(pgndb_binary) + " import --db " + quote(db) + " " + quote(file) +
+                " 2> /dev/null") == 0);
   std::size_t selected = 0, promotion_changed = 0;
   for (const auto& c : material_cases) {
     INFO("material " << c.ours << " (pgn-extract: " << c.theirs << ")");
@@ -1501,13 +1507,15 @@ std::pair<std::size_t, std::size_t> check_material(const fs::path& file) {
     write_file(tmp / "material.txt", std::string(c.theirs) + "\n");
     for (const bool either : {false, true}) {
       INFO((either ? "-z" : "-y"));
-      std::multiset<std::string> theirs, ours, fen_games;
+      std::multiset<std::string> theirs, ours, fen_games, library;
       Scanner scanner([&](ScannedGame&& g) { theirs.insert(scanned_identity(g)); });
       run_pgn_extract(
           std::string(either ? "-z" : "-y") + quote(tmp / "material.txt") + " " + quote(file),
           tmp / "pgn-extract.log", tmp, scanner);
       for (const auto& g : games) {
         const bool standard_start = g.history.runs.front().balance == pgn::MaterialBalance::start();
+        if (pgn::first_material_match(g.history, *spec, spec->stability().value_or(2), either))
+          library.insert(g.id);
         if (g.from_fen && !standard_start) {
           fen_games.insert(g.id);
           continue;
@@ -1539,6 +1547,18 @@ std::pair<std::size_t, std::size_t> check_material(const fs::path& file) {
         UNSCOPED_INFO("pgndb's, not pgn-extract's: " << extra[i]);
       CHECK((missing.empty() && extra.empty()));
       selected += theirs.size();
+      // The database's selection: the library's, exactly.
+      std::multiset<std::string> stored;
+      Scanner stored_scanner([&](ScannedGame&& g) { stored.insert(scanned_identity(g)); });
+      const int rc = stream_lines(quote(pgndb_binary) + " find --db " + quote(db) +
+                                      " --format pgn --material " + quote(std::string(c.ours)) +
+                                      (either ? " --either-colour" : ""),
+                                  [&](std::string_view line) { stored_scanner.line(line); });
+      stored_scanner.finish();
+      CHECK(rc == 0);
+      INFO("pgndb find: " << stored.size()
+                          << ", the library on the board's counts: " << library.size());
+      CHECK(stored == library);
     }
   }
   return {selected, promotion_changed};

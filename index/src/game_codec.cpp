@@ -1,4 +1,5 @@
 #include "pgndb/index/game_codec.h"
+#include <functional>
 #include "pgn/game_result.h"
 
 #include <algorithm>
@@ -157,7 +158,8 @@ class Decoder {
   // The whole game, or with `header_only` its result and tags alone.
   std::expected<pgn::GameRecord, Status> game(bool header_only = false);
   // decode_main_line_until.
-  std::expected<std::optional<PlyMove>, Status> main_line_until(pgn::Key key);
+  std::expected<std::optional<PlyMove>, Status> main_line_until(
+      const std::function<MainLineVisit(const pgn::Position&)>& visit);
 
  private:
   // Steps over a move's bytes without finding the move.
@@ -279,7 +281,8 @@ bool Decoder::skip_line(int depth) {
   return true;
 }
 
-std::expected<std::optional<PlyMove>, Status> Decoder::main_line_until(pgn::Key key) {
+std::expected<std::optional<PlyMove>, Status> Decoder::main_line_until(
+    const std::function<MainLineVisit(const pgn::Position&)>& visit) {
   auto corrupt = [] {
     return std::unexpected(Status::error(Status::Code::Corruption, "stored game: bad move data"));
   };
@@ -305,11 +308,14 @@ std::expected<std::optional<PlyMove>, Status> Decoder::main_line_until(pgn::Key 
     if (annotated && !byte(first)) return corrupt();
     pgn::Move m;
     if (!move(pos, first, m)) return corrupt();
-    if (pgn::repetition_key(pos) == key) return PlyMove{ply, m};
+    if (const MainLineVisit v = visit(pos); v != MainLineVisit::Next) {
+      if (v == MainLineVisit::Found) return PlyMove{ply, m};
+      return std::nullopt;
+    }
     if (annotated && !skip_annotations(0)) return corrupt();
     pos.play_or_pass(m);
   }
-  if (pgn::repetition_key(pos) == key) return PlyMove{count, pgn::Move::none()};
+  if (visit(pos) == MainLineVisit::Found) return PlyMove{count, pgn::Move::none()};
   return std::nullopt;
 }
 
@@ -358,7 +364,14 @@ std::expected<pgn::GameRecord, Status> Decoder::game(bool header_only) {
 
 std::expected<std::optional<PlyMove>, Status> decode_main_line_until(std::string_view bytes,
                                                                      pgn::Key key) {
-  return Decoder(bytes).main_line_until(key);
+  return Decoder(bytes).main_line_until([key](const pgn::Position& pos) {
+    return pgn::repetition_key(pos) == key ? MainLineVisit::Found : MainLineVisit::Next;
+  });
+}
+
+std::expected<std::optional<PlyMove>, Status> decode_main_line_until(
+    std::string_view bytes, const std::function<MainLineVisit(const pgn::Position&)>& visit) {
+  return Decoder(bytes).main_line_until(visit);
 }
 
 void encode_game(const pgn::GameRecord& game, std::string& out,

@@ -2209,6 +2209,43 @@ std::expected<std::optional<PlyMove>, Status> Store::main_line_at(std::uint32_t 
   return decode_main_line_until(*bytes, key);
 }
 
+std::expected<std::optional<PlyMove>, Status> Store::main_line_at(
+    std::uint32_t id, const std::function<MainLineVisit(const pgn::Position&)>& visit) const {
+  auto bytes = impl_->read_game(id);
+  if (!bytes) return std::unexpected(bytes.error());
+  return decode_main_line_until(*bytes, visit);
+}
+
+Status Store::for_each_main_line(
+    std::span<const std::uint32_t> ids,
+    const std::function<MainLineVisit(const pgn::Position&)>& visit,
+    const std::function<void(std::size_t, const std::optional<PlyMove>&)>& each) const {
+  // One iterator, stepping to a near game rather than seeking: a pattern search reads most
+  // games, in id order.
+  std::unique_ptr<rocksdb::Iterator> it(
+      impl_->db->NewIterator(bulk_read_options(impl_->cache_game_data), impl_->families[Games]));
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const std::uint32_t id = ids[i];
+    std::uint32_t at = it->Valid() ? game_of_key(it->key().ToStringView()) : 0;
+    for (int steps = 0; it->Valid() && at < id && steps < 8; ++steps) {
+      it->Next();
+      at = it->Valid() ? game_of_key(it->key().ToStringView()) : 0;
+    }
+    if (!it->Valid() || at != id) {
+      it->Seek(game_key(id));
+      at = it->Valid() ? game_of_key(it->key().ToStringView()) : 0;
+    }
+    if (!it->Valid() || at != id) {
+      if (!it->status().ok()) return from_rocksdb(it->status(), "reading the games");
+      return Status::error(Status::Code::NotFound, pgn::cat("no game ", id));
+    }
+    auto found = decode_main_line_until(it->value().ToStringView(), visit);
+    if (!found) return found.error();
+    each(i, *found);
+  }
+  return Status::ok();
+}
+
 std::expected<pgn::GameRecord, Status> Store::game(std::uint32_t id) const {
   auto bytes = impl_->read_game(id);
   if (!bytes) return std::unexpected(bytes.error());
@@ -2674,6 +2711,72 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_named(
   std::sort(ranges.begin(), ranges.end());
   ranges.erase(std::unique(ranges.begin(), ranges.end()), ranges.end());
   return games_posted(*impl_->db, impl_->families[Postings], impl_->epochs(), ranges, false);
+}
+
+std::expected<std::vector<std::uint32_t>, Status> Store::games_with_material(
+    bool final, const std::function<bool(const pgn::MaterialBalance&)>& pieces_may_match,
+    const std::function<bool(const pgn::MaterialBalance&)>& matches) const {
+  // Keys: epoch | dimension | balance (4 bytes of pieces, 1 of pawns) | block
+  // (value_postings.h, material_record.h). Within an epoch a set of pieces is one key range,
+  // skipped whole when its pieces cannot match.
+  const char dimension = final ? metadata::FinalMaterial : metadata::Material;
+  constexpr std::size_t pieces_bytes = material::balance_size - 1;
+  std::vector<std::uint32_t> ids, list;
+  rocksdb::ReadOptions read;
+  std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(read, impl_->families[Postings]));
+  std::string prefix, target;
+  const std::size_t value_at = postings::epoch_key_size + 1;
+  for (std::uint32_t epoch = 0; epoch < impl_->epochs() && it->status().ok(); ++epoch) {
+    prefix = postings::epoch_prefix(epoch) + dimension;
+    it->Seek(prefix);
+    std::string last_pieces;
+    bool pieces_ok = false;
+    while (it->Valid() && it->key().starts_with(prefix)) {
+      const std::string_view key = it->key().ToStringView();
+      if (key.size() != value_at + material::balance_size + postings::block_key_size)
+        return std::unexpected(Status::error(Status::Code::Corruption, "postings damaged"));
+      const auto balance = material::balance_of(key.substr(value_at, material::balance_size));
+      const std::string_view pieces = key.substr(value_at, pieces_bytes);
+      if (pieces != last_pieces) {
+        last_pieces = pieces;
+        pieces_ok = pieces_may_match(*balance);
+        if (!pieces_ok) {
+          // Past every balance (any pawns, any block) with these pieces.
+          target.assign(key.substr(0, value_at + pieces_bytes));
+          target.append(material::balance_size + postings::block_key_size - pieces_bytes, '\xFF');
+          it->Seek(target);
+          if (it->Valid() && it->key().ToStringView() == target) it->Next();
+          continue;
+        }
+      }
+      if (matches(*balance)) {
+        list.clear();
+        if (!name_index::decode_numbers(it->value().ToStringView(), list))
+          return std::unexpected(Status::error(Status::Code::Corruption, "postings damaged"));
+        ids.insert(ids.end(), list.begin(), list.end());
+      }
+      it->Next();
+    }
+  }
+  if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading postings"));
+  postings::sort_ids(ids);
+  return ids;
+}
+
+Status Store::for_each_material(
+    const std::vector<std::uint32_t>& ids,
+    const std::function<bool(std::uint32_t, const pgn::MaterialHistory&)>& each) const {
+  SummaryReader reader(*impl_->db, impl_->families[Materials], 0, impl_->cache_game_data);
+  for (const std::uint32_t id : ids) {
+    auto bytes = reader.entry(id);
+    if (!bytes) return bytes.error();
+    auto history = material::decode_history(*bytes);
+    if (!history)
+      return Status::error(Status::Code::Corruption,
+                           pgn::cat("the material of game ", id, " is damaged"));
+    if (!each(id, *history)) break;
+  }
+  return Status::ok();
 }
 
 std::expected<GameSummary, Status> Store::summary(std::uint32_t id) const {

@@ -80,13 +80,14 @@ std::expected<pgn::Position, std::string> after_moves(std::string_view moves) {
 // A tripwire: a field added to Filters changes its size, and must be named below and in
 // statistics_slice (otherwise a tree or a count would answer from the position statistics
 // without it). Update the size then.
-static_assert(sizeof(Filters) == 592, "a field of Filters: name it in narrows_beyond_position");
+static_assert(sizeof(Filters) == 656, "a field of Filters: name it in narrows_beyond_position");
 
 bool Filters::narrows_beyond_position() const {
   return in_variations || !player.empty() || !white.empty() || !black.empty() || !event.empty() ||
          !site.empty() || !winner.empty() || !loser.empty() || player_re || white_re || black_re ||
          result || eco_tag || openings || date || plies || min_elo || max_elo || annotated ||
-         speeds || rating_groups || endings || repetition || fifty_moves;
+         speeds || rating_groups || endings || repetition || fifty_moves || material ||
+         final_material || pattern;
 }
 
 std::optional<index::StatisticsSlice> Filters::statistics_slice() const {
@@ -95,7 +96,7 @@ std::optional<index::StatisticsSlice> Filters::statistics_slice() const {
       !in_variations && player.empty() && white.empty() && black.empty() && event.empty() &&
       site.empty() && winner.empty() && loser.empty() && !player_re && !white_re && !black_re &&
       !result && !eco_tag && !openings && !plies && !annotated && !speeds && !rating_groups &&
-      !endings && !repetition && !fifty_moves;
+      !endings && !repetition && !fifty_moves && !material && !final_material && !pattern;
   if (!only_ratings_and_dates) return std::nullopt;
   index::FactsFilter facts;
   if (date) facts.date = index::FactsFilter::Range{date->low, date->high};
@@ -169,6 +170,25 @@ std::span<const FilterField> filter_fields() {
        {},
        {},
        &F::fifty_moves},
+      {"material",
+       "a balance the main line held: an ending (KRPvKR) or pgn-extract's syntax (\"r2p* r=p1>=\")",
+       FilterField::Text, &F::material},
+      {"final-material", "the balance the game ended with, written as --material's",
+       FilterField::Text, &F::final_material},
+      {"either-colour",
+       "the material with the colours swapped too",
+       FilterField::Switch,
+       {},
+       {},
+       &F::either_colour},
+      {"stable", "plies the --material balance lasts beyond (default 2, pgn-extract's)",
+       FilterField::Text, &F::stable},
+      {"pattern", "a main-line board matching a pgn-extract FENPattern", FilterField::Text,
+       &F::pattern},
+      {"pattern-either", "a FENPattern, as written or with the colours swapped", FilterField::Text,
+       &F::pattern_either},
+      {"to-move", "white or black to move where the pattern matches", FilterField::Text,
+       &F::to_move},
   };
   return fields;
 }
@@ -356,6 +376,57 @@ std::expected<Filters, std::string> parse_filters(const FilterText& text) {
   }
   f.repetition = text.repetition;
   f.fifty_moves = text.fifty_moves;
+
+  // A fault in a spec or a pattern is told with its place in the text (1-based).
+  const auto spec_error = [](const char* option, std::string_view text, std::size_t offset,
+                             const std::string& message) {
+    return Error(
+        pgn::cat(option, ": ", message, ", at character ", offset + 1, " of \"", text, "\""));
+  };
+  struct Spec {
+    const std::string& text;
+    const char* option;
+    std::shared_ptr<const pgn::MaterialSpec>& spec;
+  };
+  for (const Spec& s : {Spec{text.material, "--material", f.material},
+                        Spec{text.final_material, "--final-material", f.final_material}}) {
+    if (s.text.empty()) continue;
+    auto parsed = pgn::MaterialSpec::parse(s.text);
+    if (!parsed) return spec_error(s.option, s.text, parsed.error().offset, parsed.error().message);
+    s.spec = std::make_shared<const pgn::MaterialSpec>(std::move(*parsed));
+  }
+  if (text.either_colour && !f.material && !f.final_material)
+    return Error("--either-colour: give --material or --final-material");
+  f.either_colour = text.either_colour;
+  if (f.material && f.material->stability()) f.stable = *f.material->stability();
+  if (!text.stable.empty()) {
+    if (!f.material) return Error("--stable: give --material");
+    unsigned n = 0;
+    auto [end, error] =
+        std::from_chars(text.stable.data(), text.stable.data() + text.stable.size(), n);
+    if (error != std::errc() || end != text.stable.data() + text.stable.size() || n > 65535)
+      return Error(pgn::cat("--stable: '", text.stable, "' is not a number of plies (0 to 65535)"));
+    f.stable = n;
+  }
+  if (!text.pattern.empty() && !text.pattern_either.empty())
+    return Error("--pattern and --pattern-either: give one of them");
+  const std::string& pattern = text.pattern.empty() ? text.pattern_either : text.pattern;
+  if (!pattern.empty()) {
+    const char* option = text.pattern.empty() ? "--pattern-either" : "--pattern";
+    auto parsed = pgn::FenPattern::parse(pattern);
+    if (!parsed) return spec_error(option, pattern, parsed.error().offset, parsed.error().message);
+    f.pattern = std::make_shared<const pgn::FenPattern>(std::move(*parsed));
+    f.pattern_either = !text.pattern_either.empty();
+  }
+  if (!text.to_move.empty()) {
+    if (!f.pattern) return Error("--to-move: give --pattern or --pattern-either");
+    if (text.to_move == "white")
+      f.to_move = pgn::White;
+    else if (text.to_move == "black")
+      f.to_move = pgn::Black;
+    else
+      return Error(pgn::cat("--to-move: '", text.to_move, "' is not white or black"));
+  }
   return f;
 }
 

@@ -5,9 +5,13 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <optional>
+#include <thread>
+#include <utility>
 
+#include "pgn/bitboard.h"
 #include "pgn/text.h"
 #include "pgndb/index/names.h"
 
@@ -228,6 +232,72 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
     search.plan_.checked.emplace_back(&o.key == &filters.winner ? "winner's colour"
                                                                 : "loser's colour");
   }
+  // Material: the lists of the balances the spec accepts (any of them held while a move was
+  // played); whether one lasted long enough is confirmed on each candidate's history. The final
+  // balance's lists answer exactly.
+  using pgn::MaterialBalance;
+  const bool either = filters.either_colour;
+  if (filters.material || filters.final_material) {
+    for (const auto& [spec, final] : {std::pair{filters.material.get(), false},
+                                      std::pair{filters.final_material.get(), true}}) {
+      if (!spec) continue;
+      auto ids = store.games_with_material(
+          final,
+          [&](const MaterialBalance& b) {
+            return spec->pieces_can_match(b, pgn::White) ||
+                   (either && spec->pieces_can_match(b, pgn::Black));
+          },
+          [&](const MaterialBalance& b) {
+            return spec->matches(b, pgn::White) || (either && spec->matches(b, pgn::Black));
+          });
+      if (!ids) return std::unexpected(ids.error());
+      sets.push_back(std::move(*ids));
+      names.emplace_back(final ? "postings: final material" : "postings: material");
+    }
+    if (filters.material) {
+      search.confirm_ = true;
+      search.plan_.checked.emplace_back(
+          pgn::cat("material held for more than ", filters.stable, " plies"));
+    }
+  }
+  // A pattern: the games that held the pieces it names at some ply (the lists of the balances
+  // with as many), then each candidate's history (pieces and home pawns), then its boards.
+  if (filters.pattern) {
+    search.confirm_ = true;
+    if (filters.pattern_either) search.inverted_ = filters.pattern->inverted();
+    const auto holds = [&](const MaterialBalance& b, bool pawns) {
+      const auto enough = [&](const pgn::FenPattern& p) {
+        for (pgn::Color c : {pgn::White, pgn::Black})
+          for (int t = pawns ? 0 : 1; t < 5; ++t)
+            if (b.count[c][t] < p.min_pieces(c, pgn::PieceType(pgn::Pawn + t))) return false;
+        return true;
+      };
+      return enough(*filters.pattern) || (search.inverted_ && enough(*search.inverted_));
+    };
+    bool names_pieces = false;
+    for (const pgn::FenPattern* p :
+         {filters.pattern.get(), search.inverted_ ? &std::as_const(*search.inverted_) : nullptr})
+      if (p)
+        for (pgn::Color c : {pgn::White, pgn::Black})
+          for (int t = pgn::Pawn; t <= pgn::Queen; ++t)
+            names_pieces |= p->min_pieces(c, pgn::PieceType(t)) > 0;
+    // A pattern naming no piece (but kings), or no more than the initial position holds, can
+    // match nearly any game: the lists would name them all.
+    if (names_pieces && !holds(MaterialBalance::start(), true)) {
+      Ids pattern_ids;
+      for (const bool final : {false, true}) {
+        auto ids = store.games_with_material(
+            final, [&](const MaterialBalance& b) { return holds(b, false); },
+            [&](const MaterialBalance& b) { return holds(b, true); });
+        if (!ids) return std::unexpected(ids.error());
+        pattern_ids = unite(pattern_ids, *ids);
+      }
+      sets.push_back(std::move(pattern_ids));
+      names.emplace_back("postings: material the pattern needs");
+    }
+    search.plan_.checked.emplace_back(filters.pattern_either ? "pattern either way, on the boards"
+                                                             : "pattern, on the boards");
+  }
   // Result, date and plies are in each game's facts. Results and plies have no index: a result
   // is a third of the database, and a range of plies rarely less, so checking every game's
   // facts (a few bytes each, uncompressed) costs less than reading ids. A date has an index,
@@ -327,6 +397,119 @@ bool Search::passes(std::uint32_t id, const index::SearchFacts& s) const {
   return true;
 }
 
+bool Search::pattern_may_match(const pgn::MaterialHistory& h) const {
+  // When each home pawn left (-1: not at home at the start; h.pawns_gone.size(): never).
+  std::array<int, 16> left;
+  const int never = int(h.pawns_gone.size());
+  for (unsigned i = 0; i < 16; ++i) left[i] = h.pawns_home_at_start >> i & 1 ? never : -1;
+  for (std::size_t k = 0; k < h.pawns_gone.size(); ++k) left[h.pawns_gone[k] & 15] = int(k);
+  const auto may = [&](const pgn::FenPattern& p) {
+    // Pieces: some run holds as many as the pattern names.
+    bool pieces = false;
+    for (const auto& run : h.runs) {
+      bool enough = true;
+      for (pgn::Color c : {pgn::White, pgn::Black})
+        for (int t = 0; t < 5 && enough; ++t)
+          enough = run.balance.count[c][t] >= p.min_pieces(c, pgn::PieceType(pgn::Pawn + t));
+      if (enough) {
+        pieces = true;
+        break;
+      }
+    }
+    if (!pieces) return false;
+    // Home pawns: a pawn on its second rank never moved, so the pawns the pattern needs at home
+    // must all leave after those it needs gone (pgn::MaterialHistory::pawns_gone).
+    int last_gone = -2, first_kept = never + 1;
+    for (unsigned i = 0; i < 16; ++i) {
+      const pgn::Color c = i < 8 ? pgn::White : pgn::Black;
+      const pgn::Bitboard square = pgn::square_bb(pgn::home_pawn_square(i));
+      if (p.required(c, pgn::Pawn) & square) first_kept = std::min(first_kept, left[i]);
+      if (p.excluded(c, pgn::Pawn) & square) last_gone = std::max(last_gone, left[i]);
+    }
+    return last_gone < first_kept && last_gone < never;
+  };
+  return may(*filters_.pattern) || (inverted_ && may(*inverted_));
+}
+
+Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
+  Ids kept;
+  plies.clear();
+  Status s = store_->for_each_material(ids, [&](std::uint32_t id, const pgn::MaterialHistory& h) {
+    std::optional<unsigned> ply = 0;
+    if (filters_.material)
+      ply =
+          pgn::first_material_match(h, *filters_.material, filters_.stable, filters_.either_colour);
+    if (ply && (!filters_.pattern || pattern_may_match(h))) {
+      kept.push_back(id);
+      plies.push_back(*ply);
+    }
+    return true;
+  });
+  if (!s.is_ok()) return s;
+  if (filters_.pattern) {
+    const auto to_move = filters_.to_move;
+    // A pattern's hope: the pawns it needs at home still there (they never come back), and as
+    // many pawns as it names (their number only falls).
+    const auto hopeless = [](const pgn::FenPattern& p, const pgn::Position& pos) {
+      for (pgn::Color c : {pgn::White, pgn::Black}) {
+        const pgn::Bitboard home = pgn::rank_bb(c == pgn::White ? 1 : 6);
+        if (p.required(c, pgn::Pawn) & home & ~pos.pieces(c, pgn::Pawn)) return true;
+        if (unsigned(pgn::popcount(pos.pieces(c, pgn::Pawn))) < p.min_pieces(c, pgn::Pawn))
+          return true;
+      }
+      return false;
+    };
+    const auto visit = [&](const pgn::Position& pos) {
+      const auto try_one = [&](const pgn::FenPattern& p) {
+        if (hopeless(p, pos)) return index::MainLineVisit::GiveUp;
+        return (!to_move || pos.side_to_move() == *to_move) && p.matches(pos)
+                   ? index::MainLineVisit::Found
+                   : index::MainLineVisit::Next;
+      };
+      const auto first = try_one(*filters_.pattern);
+      if (first == index::MainLineVisit::Found || !inverted_) return first;
+      const auto second = try_one(*inverted_);
+      if (second == index::MainLineVisit::Found) return second;
+      return first == index::MainLineVisit::GiveUp && second == index::MainLineVisit::GiveUp
+                 ? index::MainLineVisit::GiveUp
+                 : index::MainLineVisit::Next;
+    };
+    // Two threads replay the candidates' main lines: the replay is most of a pattern search.
+    std::vector<std::optional<unsigned>> found(kept.size());
+    Status failed[2] = {Status::ok(), Status::ok()};
+    // Each thread reads a half of the candidates, in id order.
+    auto work = [&](unsigned part) {
+      const std::size_t half = kept.size() / 2, from = part ? half : 0,
+                        to = part ? kept.size() : half;
+      failed[part] =
+          store_->for_each_main_line(std::span(kept).subspan(from, to - from), visit,
+                                     [&](std::size_t i, const std::optional<index::PlyMove>& at) {
+                                       if (at) found[from + i] = unsigned(at->ply);
+                                     });
+    };
+    if (kept.size() > 64) {
+      std::thread other(work, 1);
+      work(0);
+      other.join();
+    } else {
+      work(0);
+      work(1);
+    }
+    for (const Status& f : failed)
+      if (!f.is_ok()) return f;
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < kept.size(); ++i) {
+      if (!found[i]) continue;
+      kept[n] = kept[i];
+      plies[n++] = *found[i];
+    }
+    kept.resize(n);
+    plies.resize(n);
+  }
+  ids = std::move(kept);
+  return Status::ok();
+}
+
 Status Search::take_candidates(std::size_t n, Ids& ids) {
   ids.clear();
   if (position_games_) {
@@ -371,30 +554,38 @@ std::expected<std::optional<std::uint32_t>, Status> Search::next() {
     if (chunk.empty()) return std::nullopt;
     chunk_ = std::min<std::size_t>(chunk_ * 2, 16384);
     ready_at_ = 0;
-    if (!check_facts_) {
+    ready_plies_.clear();
+    if (!check_facts_ && !confirm_) {
       if (plan_.order.empty()) plan_.examined += chunk.size(), plan_.passed += chunk.size();
       ready_ = std::move(chunk);
       continue;
     }
     plan_.examined += chunk.size();
     ready_.clear();
-    // A winner's or a loser's colour needs the result and the game; the rest the facts alone.
-    Status s =
-        filters_.winner.empty() && filters_.loser.empty()
-            ? store_->select_facts(chunk, facts_filter_, ready_)
-            : store_->for_each_facts(chunk, [&](std::uint32_t id, const index::SearchFacts& f) {
-                if (passes(id, f)) ready_.push_back(id);
-              });
-    if (!s.is_ok()) return std::unexpected(s);
+    if (check_facts_) {
+      // A winner's or a loser's colour needs the result and the game; the rest the facts alone.
+      Status s =
+          filters_.winner.empty() && filters_.loser.empty()
+              ? store_->select_facts(chunk, facts_filter_, ready_)
+              : store_->for_each_facts(chunk, [&](std::uint32_t id, const index::SearchFacts& f) {
+                  if (passes(id, f)) ready_.push_back(id);
+                });
+      if (!s.is_ok()) return std::unexpected(s);
+    } else {
+      ready_ = std::move(chunk);
+    }
+    if (confirm_)
+      if (Status s = confirm(ready_, ready_plies_); !s.is_ok()) return std::unexpected(s);
     plan_.passed += ready_.size();
   }
+  last_ply_ = ready_plies_.empty() ? std::nullopt : std::optional(ready_plies_[ready_at_]);
   return ready_[ready_at_++];
 }
 
 std::expected<std::uint64_t, Status> Search::count() {
   std::uint64_t n = ready_.size() - ready_at_;
   ready_at_ = ready_.size();
-  if (!check_facts_ && position_games_) {
+  if (!check_facts_ && !confirm_ && position_games_) {
     for (Ids chunk;;) {
       if (Status s = take_candidates(1 << 16, chunk); !s.is_ok()) return std::unexpected(s);
       if (chunk.empty()) return n;
@@ -402,7 +593,7 @@ std::expected<std::uint64_t, Status> Search::count() {
       plan_.examined += chunk.size(), plan_.passed += chunk.size();
     }
   }
-  if (!check_facts_) {
+  if (!check_facts_ && !confirm_) {
     const std::uint64_t total = candidates_ ? candidates_->size() : store_->game_count();
     if (plan_.order.empty()) {
       plan_.examined += total - std::min<std::uint64_t>(at_, total);

@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <expected>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -93,6 +94,11 @@ struct PlyMove {
 // at ply 16 of an 80-ply game).
 [[nodiscard]] std::expected<std::optional<PlyMove>, Status> decode_main_line_until(
     std::string_view bytes, pgn::Key key);
+// The same, stopping at the first main-line position `visit` says is Found, or giving up (nothing)
+// at one it says no later position can be.
+enum class MainLineVisit { Next, Found, GiveUp };
+[[nodiscard]] std::expected<std::optional<PlyMove>, Status> decode_main_line_until(
+    std::string_view bytes, const std::function<MainLineVisit(const pgn::Position&)>& visit);
 
 // Reads only the tags and the result of a stored game (no move is replayed): for listings and
 // statistics over many games.

@@ -7,11 +7,13 @@
 #include <expected>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "pgn/game_record.h"
+#include "pgn/material_balance.h"
 #include "pgn/reader.h"
 #include "pgndb/index/game_codec.h"
 #include "pgndb/index/game_summary.h"
@@ -203,6 +205,16 @@ class Store {
   // far (decode_main_line_until).
   [[nodiscard]] std::expected<std::optional<PlyMove>, Status> main_line_at(std::uint32_t id,
                                                                            pgn::Key key) const;
+  // The first ply at which the main line of game `id` stands in a position `visit` finds
+  // (decode_main_line_until).
+  [[nodiscard]] std::expected<std::optional<PlyMove>, Status> main_line_at(
+      std::uint32_t id, const std::function<MainLineVisit(const pgn::Position&)>& visit) const;
+  // main_line_at for each game of `ids` (ascending), read in one pass over the games: `each`
+  // gets the index of the id in `ids` and what was found.
+  [[nodiscard]] Status for_each_main_line(
+      std::span<const std::uint32_t> ids,
+      const std::function<MainLineVisit(const pgn::Position&)>& visit,
+      const std::function<void(std::size_t, const std::optional<PlyMove>&)>& each) const;
   // The tags and result of game `id`, without its moves.
   [[nodiscard]] std::expected<pgn::GameRecord, Status> game_header(std::uint32_t id) const;
   // Counts every part (reads the whole position index and the sources).
@@ -302,6 +314,18 @@ class Store {
   [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_named(
       NameDimension dimension, const std::vector<std::string>& names, int colour = -1) const;
   // The summary of game `id` (game_summary.h).
+  // The games whose main line held a balance that `matches` accepts while a move was played
+  // from it, or (with `final`) ended with one; ascending. `pieces_may_match` is asked first with
+  // each set of pieces (the pawns of its balance are arbitrary): false skips every balance with
+  // those pieces unread, so it must be true whenever `matches` could be for some pawns.
+  [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_with_material(
+      bool final, const std::function<bool(const pgn::MaterialBalance&)>& pieces_may_match,
+      const std::function<bool(const pgn::MaterialBalance&)>& matches) const;
+  // The main-line material of each game of `ids` (ascending), in order; a game whose history is
+  // missing or damaged is Corruption. `each` returns false to stop.
+  [[nodiscard]] Status for_each_material(
+      const std::vector<std::uint32_t>& ids,
+      const std::function<bool(std::uint32_t, const pgn::MaterialHistory&)>& each) const;
   [[nodiscard]] std::expected<GameSummary, Status> summary(std::uint32_t id) const;
   // Calls `each(id, summary)` for each of `ids` (ascending), in one pass over the summaries:
   // a search reads those of thousands of games at once.

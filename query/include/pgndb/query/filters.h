@@ -12,7 +12,9 @@
 #include <string_view>
 #include <vector>
 
+#include "pgn/fen_pattern.h"
 #include "pgn/game_result.h"
+#include "pgn/material_spec.h"
 #include "pgn/position.h"
 #include "pgndb/index/position_statistics.h"
 
@@ -43,6 +45,14 @@ struct FilterText {
   std::string ending;                         // checkmate,stalemate: how games ended, a list
   bool repetition = false;                    // a threefold repetition at some ply
   bool fifty_moves = false;                   // 50 moves without capture or pawn move
+  // Material (pgn/material_spec.h): an ending's name or pgn-extract's syntax; the balance held
+  // in the main line, or the final one.
+  std::string material, final_material;
+  bool either_colour = false;  // the material specs with the colours swapped too (-z)
+  std::string stable;          // plies a --material balance lasts beyond (default 2)
+  // A board of the main line (pgn/fen_pattern.h); --pattern-either tries it inverted too.
+  std::string pattern, pattern_either;
+  std::string to_move;  // white or black: the side to move where the pattern matches
 };
 
 // One filter as users name it: the CLI's option `--NAME` and the server's parameter `NAME`
@@ -92,6 +102,17 @@ struct Filters {
   // As index::FactsFilter's: bit pgn::Ending e; 0 for no filter.
   std::uint8_t endings = 0;
   bool repetition = false, fifty_moves = false;
+  // Material: the main line holds a balance `material` accepts for more than `stable` plies
+  // (pgn::first_material_match), or ends with one `final_material` accepts; with
+  // `either_colour` the specs are tried with the colours swapped too.
+  std::shared_ptr<const pgn::MaterialSpec> material, final_material;
+  bool either_colour = false;
+  unsigned stable = 2;
+  // A main-line board `pattern` (or, with `pattern_either`, its inversion) matches, with
+  // `to_move` to move when given.
+  std::shared_ptr<const pgn::FenPattern> pattern;
+  bool pattern_either = false;
+  std::optional<pgn::Color> to_move;
 
   // True when a filter beside the position (or the variations) selects games: the index's
   // statistics of a position count all its games, so only a tree without one can use them.

@@ -61,6 +61,9 @@ class Search {
   [[nodiscard]] std::expected<std::uint64_t, index::Status> count();
   // How the search runs; its counts of examined and passed candidates grow as it goes.
   const Plan& plan() const { return plan_; }
+  // For the game next() gave last, under --material or --pattern: the first ply where the match
+  // holds (where the pattern's board stands, else where the material's stretch begins).
+  [[nodiscard]] std::optional<unsigned> match_ply() const { return last_ply_; }
 
  private:
   using Ids = std::vector<std::uint32_t>;
@@ -70,6 +73,12 @@ class Search {
   // The next candidates (at most `n`), in order, into `ids`.
   [[nodiscard]] index::Status take_candidates(std::size_t n, Ids& ids);
   [[nodiscard]] index::Status sort(Order order);
+  // Keeps the games of `ids` whose material and boards pass (--material, --pattern), each with
+  // its match's ply in `plies`.
+  [[nodiscard]] index::Status confirm(Ids& ids, std::vector<unsigned>& plies);
+  // Whether the material history allows a board the pattern (or its inversion) matches: its
+  // pieces at some ply, and its pawns at home or gone in an order the history allows.
+  bool pattern_may_match(const pgn::MaterialHistory& history) const;
 
   const index::Store* store_;
   Filters filters_;
@@ -84,8 +93,14 @@ class Search {
   Ids winner_white_, winner_black_, loser_white_, loser_black_;
   // What is checked on the facts (Search::start says when); a winner or a loser besides.
   index::FactsFilter facts_filter_;
-  // Candidates that passed, not given yet.
+  // --material and --pattern are confirmed on each candidate (its material history, its boards);
+  // the pattern's inversion for --pattern-either.
+  bool confirm_ = false;
+  std::optional<pgn::FenPattern> inverted_;
+  // Candidates that passed, not given yet, and their matches' plies when confirmed.
   Ids ready_;
+  std::vector<unsigned> ready_plies_;
+  std::optional<unsigned> last_ply_;
   std::size_t ready_at_ = 0;
   std::size_t chunk_ = 256;  // candidates checked at once, growing while the search goes on
   Plan plan_;
