@@ -6,10 +6,15 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <string>
 
 #include "pgn/fen.h"
+#include "pgn/fen_pattern.h"
 #include "pgn/game.h"
+#include "pgn/material_balance.h"
+#include "pgn/material_spec.h"
 #include "pgndb/index/store.h"
 #include "pgndb/query/filters.h"
 #include "pgndb/query/search.h"
@@ -225,5 +230,101 @@ TEST_CASE("a position alone reads its games as needed: the same games as replayi
       REQUIRE(n);
       CHECK(*n == given);
     }
+  }
+}
+
+// The games of the samples whose replayed main line `accepts`, and the ply it gives for each.
+std::vector<std::pair<std::uint32_t, unsigned>> replayed_matches(
+    const std::function<std::optional<unsigned>(const pgn::GameRecord&)>& accepts) {
+  std::vector<std::pair<std::uint32_t, unsigned>> out;
+  const Store& store = samples_store();
+  for (std::uint32_t id = 1; id <= store.game_count(); ++id) {
+    auto game = store.game(id);
+    REQUIRE(game);
+    if (auto ply = accepts(*game)) out.emplace_back(id, *ply);
+  }
+  return out;
+}
+
+// The games and plies a search gives.
+std::vector<std::pair<std::uint32_t, unsigned>> searched(const FilterText& text, Plan& plan) {
+  auto filters = pgndb::query::parse_filters(text);
+  REQUIRE(filters);
+  auto search = Search::start(samples_store(), *filters);
+  REQUIRE(search);
+  std::vector<std::pair<std::uint32_t, unsigned>> out;
+  for (;;) {
+    auto id = search->next();
+    REQUIRE(id);
+    if (!*id) break;
+    REQUIRE(search->match_ply());
+    out.emplace_back(**id, *search->match_ply());
+  }
+  plan = search->plan();
+  return out;
+}
+
+TEST_CASE("a material search reads the balances' lists, then the histories: what replaying gives") {
+  for (const char* spec : {"r*p* r*p*", "KRPvKR", "q*r*b2n0p* q=r=b0n2p=", "p3- p3-"}) {
+    for (const bool either : {false, true}) {
+      INFO(spec << (either ? " either colour" : ""));
+      FilterText text;
+      text.material = spec;
+      text.either_colour = either;
+      Plan plan;
+      const auto found = searched(text, plan);
+      const auto parsed = pgn::MaterialSpec::parse(spec);
+      REQUIRE(parsed);
+      const auto expected = replayed_matches([&](const pgn::GameRecord& game) {
+        pgn::MaterialTracker tracker;
+        pgn::Position pos = game.start;
+        tracker.start(pos);
+        for (const auto& node : game.moves) {
+          pos.play_or_pass(node.move);
+          tracker.played(pos);
+        }
+        return pgn::first_material_match(tracker.history(), *parsed, 2, either);
+      });
+      CHECK(found == expected);
+      REQUIRE(!plan.steps.empty());
+      CHECK(plan.steps.front().index == "postings: material");
+      // The lists gave candidates the histories then refused (balances too short-lived), or none.
+      CHECK(plan.candidates >= found.size());
+      CHECK(plan.candidates < samples_store().game_count());
+    }
+  }
+}
+
+TEST_CASE("a pattern search prunes by material and home pawns, then finds the board replaying") {
+  struct Case {
+    const char* pattern;
+    bool either;
+    const char* to_move;
+  };
+  for (const Case& c :
+       {Case{"?????rk?/?????ppp/*/*/*/*/*/*", false, ""},
+        Case{"*/*/*/*/*/*/*/??KR????", true, "black"}, Case{"6k1/5ppp/8/8/8/8/5PPP/6K1", false, ""},
+        Case{"*/*/*/*/2P1P3/*/*/*", false, "white"}}) {
+    INFO(c.pattern << (c.either ? " either" : "") << " " << c.to_move);
+    FilterText text;
+    (c.either ? text.pattern_either : text.pattern) = c.pattern;
+    text.to_move = c.to_move;
+    Plan plan;
+    const auto found = searched(text, plan);
+    const auto parsed = pgn::FenPattern::parse(c.pattern);
+    REQUIRE(parsed);
+    const pgn::FenPattern inverted = parsed->inverted();
+    const auto expected =
+        replayed_matches([&](const pgn::GameRecord& game) -> std::optional<unsigned> {
+          pgn::Position pos = game.start;
+          for (unsigned ply = 0;; ++ply) {
+            const bool side = !*c.to_move || (std::string(c.to_move) == "white") ==
+                                                 (pos.side_to_move() == pgn::White);
+            if (side && (parsed->matches(pos) || (c.either && inverted.matches(pos)))) return ply;
+            if (ply == game.moves.size()) return std::nullopt;
+            pos.play_or_pass(game.moves[ply].move);
+          }
+        });
+    CHECK(found == expected);
   }
 }
