@@ -12,7 +12,10 @@
 // games on the stored group as on their facts. A fragment's list of name numbers that decodes
 // is strictly ascending, above 0, and encodes to bytes that decode to the same list. A run of
 // the position index that decodes is strictly ascending and encodes to a run decoding to the
-// same entries; read entry by entry, it gives the same entries, ending cleanly.
+// same entries; read entry by entry, it gives the same entries, ending cleanly. A material
+// history that decodes has runs that start at ply 0, ascend within its plies and change each
+// time, and at most 16 home pawns gone; it encodes to bytes
+// that decode to the same history.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -22,6 +25,7 @@
 
 #include "check.h"
 #include "fact_group.h"
+#include "material_record.h"
 #include "name_index.h"
 #include "pgn/writer.h"
 #include "pgndb/index/game_codec.h"
@@ -135,6 +139,28 @@ void check_name_list(std::string_view bytes) {
 
 }  // namespace
 
+void check_material(std::string_view bytes) {
+  const auto history = pgndb::index::material::decode_history(bytes);
+  if (!history) return;
+  FUZZ_CHECK(!history->runs.empty() && history->runs.front().ply == 0);
+  for (std::size_t i = 1; i < history->runs.size(); ++i) {
+    FUZZ_CHECK(history->runs[i].ply > history->runs[i - 1].ply);
+    FUZZ_CHECK(history->runs[i].ply <= history->plies);
+    FUZZ_CHECK(!(history->runs[i].balance == history->runs[i - 1].balance));
+  }
+  FUZZ_CHECK(history->pawns_gone.size() <= 16);
+  std::string again;
+  pgndb::index::material::encode_history(*history, again);
+  const auto decoded = pgndb::index::material::decode_history(again);
+  FUZZ_CHECK(decoded.has_value());
+  FUZZ_CHECK(decoded->plies == history->plies && decoded->runs.size() == history->runs.size() &&
+             decoded->pawns_gone == history->pawns_gone &&
+             decoded->pawns_home_at_start == history->pawns_home_at_start);
+  for (std::size_t i = 0; i < history->runs.size(); ++i)
+    FUZZ_CHECK(decoded->runs[i].ply == history->runs[i].ply &&
+               decoded->runs[i].balance == history->runs[i].balance);
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   check_game(bytes);
@@ -142,5 +168,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_facts(bytes);
   check_name_list(bytes);
   check_run(bytes);
+  check_material(bytes);
   return 0;
 }
