@@ -131,49 +131,56 @@ void encode_history(const pgn::MaterialHistory& history, std::string& out) {
 }
 
 std::optional<pgn::MaterialHistory> decode_history(std::string_view bytes) {
-  bytes::Reader in(bytes);
   pgn::MaterialHistory h;
+  if (!decode_history(bytes, h)) return std::nullopt;
+  return h;
+}
+
+bool decode_history(std::string_view bytes, pgn::MaterialHistory& h) {
+  bytes::Reader in(bytes);
+  h.runs.clear();
+  h.pawns_gone.clear();
   std::uint64_t plies = 0, runs = 0;
   std::uint8_t flags = 0;
-  if (!in.varint(plies) || plies > 65535 || !in.byte(flags) || flags > 3) return std::nullopt;
+  if (!in.varint(plies) || plies > 65535 || !in.byte(flags) || flags > 3) return false;
   h.plies = std::uint16_t(plies);
   const pgn::Color first = flags & black_first ? pgn::Black : pgn::White;
   pgn::MaterialBalance balance = pgn::MaterialBalance::start();
   h.pawns_home_at_start = 0xFFFF;
   std::string_view raw;
   if (!(flags & standard_start)) {
-    if (!in.bytes_of(balance_size, raw)) return std::nullopt;
+    if (!in.bytes_of(balance_size, raw)) return false;
     balance = *balance_of(raw);
-    if (!in.bytes_of(2, raw)) return std::nullopt;
+    if (!in.bytes_of(2, raw)) return false;
     h.pawns_home_at_start = bytes::read_big_endian16(raw);
   }
   h.runs.push_back({0, balance});
-  if (!in.varint(runs) || runs > plies) return std::nullopt;
+  if (!in.varint(runs) || runs > plies) return false;
   for (std::uint64_t i = 0; i < runs; ++i) {
     std::uint8_t byte = 0;
     std::uint64_t delta = 0;
-    if (!in.byte(byte)) return std::nullopt;
+    if (!in.byte(byte)) return false;
     if (byte == escape) {
-      if (!in.varint(delta) || !in.bytes_of(balance_size, raw)) return std::nullopt;
+      if (!in.varint(delta) || !in.bytes_of(balance_size, raw)) return false;
       balance = *balance_of(raw);
     } else {
       delta = byte >> 5;
-      if (!delta && !in.varint(delta)) return std::nullopt;
+      if (!delta && !in.varint(delta)) return false;
       const unsigned ply = unsigned(h.runs.back().ply + std::min<std::uint64_t>(delta, 65536));
-      if (!apply_code(balance, byte & 31, mover(ply, first))) return std::nullopt;
+      if (!apply_code(balance, byte & 31, mover(ply, first))) return false;
     }
     if (delta == 0 || h.runs.back().ply + delta > plies || balance == h.runs.back().balance)
-      return std::nullopt;
+      return false;
     h.runs.push_back({std::uint16_t(h.runs.back().ply + delta), balance});
   }
   std::uint8_t gone = 0;
-  if (!in.byte(gone) || gone > 16) return std::nullopt;
+  if (!in.byte(gone) || gone > 16) return false;
   std::string_view packed;
-  if (!in.bytes_of((gone + 1) / 2, packed) || !in.empty()) return std::nullopt;
+  if (!in.bytes_of((gone + 1) / 2, packed) || !in.empty()) return false;
   for (unsigned i = 0; i < gone; ++i)
     h.pawns_gone.push_back(std::uint8_t(std::uint8_t(packed[i / 2]) >> (i % 2 ? 4 : 0) & 15));
-  if (gone % 2 && std::uint8_t(packed.back()) >> 4) return std::nullopt;
-  return h;
+  if (gone % 2 && std::uint8_t(packed.back()) >> 4) return false;
+  return true;
 }
 
 }  // namespace pgndb::index::material

@@ -45,5 +45,8 @@ void put_balance(std::string& out, const pgn::MaterialBalance& balance);
 void encode_history(const pgn::MaterialHistory& history, std::string& out);
 // Nothing when the bytes are not a history this layout writes.
 [[nodiscard]] std::optional<pgn::MaterialHistory> decode_history(std::string_view bytes);
+// The same into `out`, whose vectors keep their memory from one history to the next (a search
+// decodes thousands); false when the bytes are not a history.
+[[nodiscard]] bool decode_history(std::string_view bytes, pgn::MaterialHistory& out);
 
 }  // namespace pgndb::index::material

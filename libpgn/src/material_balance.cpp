@@ -30,15 +30,24 @@ void MaterialTracker::start(const Position& position) {
   history_ = MaterialHistory{};
   history_.runs.push_back({0, MaterialBalance::of(position)});
   home_pawns_ = pawns_at_home(position);
+  pieces_ = popcount(position.occupied());
+  pawns_ = popcount(position.pieces(Pawn));
   for (Bitboard b = home_pawns_; b;)
     history_.pawns_home_at_start |= 1u << home_pawn_index(pop_lsb(b));
 }
 
 void MaterialTracker::played(const Position& after) {
   ++history_.plies;
-  const MaterialBalance balance = MaterialBalance::of(after);
-  if (!(balance == history_.runs.back().balance))
-    history_.runs.push_back({history_.plies, balance});
+  // Only a capture (a piece fewer) or a promotion (a pawn fewer) changes the material: two
+  // counts decide before the ten are made.
+  const int pieces = popcount(after.occupied()), pawns = popcount(after.pieces(Pawn));
+  if (pieces != pieces_ || pawns != pawns_) {
+    pieces_ = pieces;
+    pawns_ = pawns;
+    const MaterialBalance balance = MaterialBalance::of(after);
+    if (!(balance == history_.runs.back().balance))
+      history_.runs.push_back({history_.plies, balance});
+  }
   // A white pawn on the second rank (a black one on the seventh) has never moved, so the home
   // pawns only ever leave: those still followed are the ones that stood there from the start.
   for (Bitboard gone = home_pawns_ & ~pawns_at_home(after); gone;) {

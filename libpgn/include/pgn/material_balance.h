@@ -73,7 +73,8 @@ class MaterialTracker {
 
  private:
   MaterialHistory history_;
-  Bitboard home_pawns_ = 0;  // the home squares whose pawns have not left
+  Bitboard home_pawns_ = 0;     // the home squares whose pawns have not left
+  int pieces_ = 0, pawns_ = 0;  // on the board at the last position
 };
 
 }  // namespace pgn
