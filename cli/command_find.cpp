@@ -151,7 +151,7 @@ int run_find(const FindOptions& o) {
   const bool position = filters->position.has_value();
   // A material or pattern search gives the ply where each game matched (Search::match_ply); the
   // table shows it when no position's ply takes the column.
-  const bool matched = filters->material || filters->pattern;
+  const bool matched = filters->material || filters->final_material || filters->pattern;
   if (format == "table")
     std::cout << column("id", 7) << ' ' << column("White", 22) << ' ' << column("Black", 22) << ' '
               << column("Result", 7) << ' ' << column("Date", 10) << ' ' << column("Event", 24)

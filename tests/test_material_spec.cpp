@@ -45,7 +45,7 @@ pgn::MaterialBalance balance(std::array<std::uint8_t, 5> white, std::array<std::
 
 }  // namespace
 
-TEST_CASE("material: a game's runs of balances and the order its home pawns left", "[material]") {
+TEST_CASE("material: a game's runs of balances", "[material]") {
   // 1.e4 d5 2.exd5 Qxd5 3.Nc3 Qa5 4.d4: a pawn each way, then nothing taken.
   const auto h =
       history_of(std::string(pgn::start_fen), {"e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5", "d4"});
@@ -60,11 +60,6 @@ TEST_CASE("material: a game's runs of balances and the order its home pawns left
   CHECK(h.length(0) == 3);
   CHECK(h.length(1) == 1);
   CHECK(h.length(2) == 3);
-  // e2 left first (index 4), then d7 (8 + 3), then d2 (3).
-  CHECK(h.pawns_gone == std::vector<std::uint8_t>{4, 11, 3});
-  CHECK(h.pawns_home_at_start == 0xFFFF);
-  CHECK(pgn::home_pawn_square(4) == pgn::make_square(4, 1));
-  CHECK(pgn::home_pawn_square(11) == pgn::make_square(3, 6));
 }
 
 TEST_CASE("material: a promotion is a run of its own, and a FEN game starts from its material",
@@ -74,9 +69,6 @@ TEST_CASE("material: a promotion is a run of its own, and a FEN game starts from
   CHECK(h.runs[0].balance == balance({1, 0, 0, 0, 0}, {1, 0, 0, 0, 0}));
   CHECK(h.runs[1].balance == balance({0, 0, 0, 0, 1}, {1, 0, 0, 0, 0}));
   CHECK(h.final_balance() == balance({0, 0, 0, 0, 1}, {0, 1, 0, 0, 0}));
-  // Neither pawn stood at home: nothing to follow.
-  CHECK(h.pawns_home_at_start == 0);
-  CHECK(h.pawns_gone.empty());
 }
 
 TEST_CASE("material: ending names", "[material]") {

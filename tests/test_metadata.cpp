@@ -75,13 +75,13 @@ TEST_CASE("a game's metadata index keys follow docs/storage.md") {
       "1/2-1/2\n");
   const auto prepared = pgndb::index::prepare_game(game);
   // Dimension byte, value, (the store then appends the game id). 2859 = 0x0B2B. Then the
-  // material balances (docs/storage.md, "Material"): the one moves were played from, here the
-  // initial position's (Q 1 R 2, B 2 N 2 for each side, then 8 and 8 pawns), and the final one.
+  // material balances (docs/storage.md, "Material"): those moves were played from and the final
+  // one, here only the initial position's (Q 1 R 2, B 2 N 2 for each side, 8 and 8 pawns).
   const std::string initial_material = "\x12\x22\x12\x22\x88"s;
   const std::vector<std::string> expected = {"pcarlsen, magnus\0\0"s,  "pgiri, anish\0\1"s,
                                              "etata steel masters\0"s, "swijk aan zee ned\0"s,
                                              "d\x07\xE7\x01\x00"s,     "oC65"s,
-                                             "m" + initial_material,   "f" + initial_material};
+                                             "m" + initial_material};
   std::vector<std::string> keys;
   pgndb::index::for_each_metadata_key(prepared.metadata,
                                       [&](std::string_view key) { keys.emplace_back(key); });
@@ -117,8 +117,7 @@ TEST_CASE("a game's metadata index keys follow docs/storage.md") {
   keys.clear();
   pgndb::index::for_each_metadata_key(long_prepared.metadata,
                                       [&](std::string_view key) { keys.emplace_back(key); });
-  CHECK(keys == std::vector<std::string>{"e" + long_event + '\0', "m" + initial_material,
-                                         "f" + initial_material});
+  CHECK(keys == std::vector<std::string>{"e" + long_event + '\0', "m" + initial_material});
 }
 
 TEST_CASE("a game is annotated by a comment with text or a variation, not by clock commands") {

@@ -149,7 +149,7 @@ struct RawDatabase {
 };
 
 // What schema 22 added taken away, as a database of 21 or older held it: no materials family,
-// and no list of the material dimensions ('m', 'f') among the postings (their keys: the epoch's
+// and no list of the material dimension ('m') among the postings (their keys: the epoch's
 // 2 bytes, then the dimension).
 void remove_materials(RawDatabase& opened) {
   for (std::size_t i = 0; i < opened.names.size(); ++i) {
@@ -161,7 +161,7 @@ void remove_materials(RawDatabase& opened) {
     std::vector<std::string> keys;
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       const std::string_view key = it->key().ToStringView();
-      if (key.size() > 2 && (key[2] == 'm' || key[2] == 'f')) keys.emplace_back(key);
+      if (key.size() > 2 && key[2] == 'm') keys.emplace_back(key);
     }
     REQUIRE(it->status().ok());
     REQUIRE(keys.size() > 100);

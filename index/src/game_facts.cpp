@@ -93,27 +93,17 @@ GameFacts game_facts(std::uint32_t id, std::string_view stored) {
   }
   const pgn::GameRecord& game = *decoded;
 
-  // The material, counted at each ply; the home pawns, from the squares still holding theirs.
+  // The material, counted at each ply.
   const auto balance_at = [](const pgn::Position& p) {
     pgn::MaterialBalance b;
     for (pgn::Color c : {pgn::White, pgn::Black})
       for (int t = 0; t < 5; ++t)
-        b.count[c][t] = std::uint8_t(std::popcount(p.pieces(c, pgn::PieceType(pgn::Pawn + t))));
+        b.count[c][t] =
+            std::uint8_t(std::min(std::popcount(p.pieces(c, pgn::PieceType(pgn::Pawn + t))), 15));
     return b;
-  };
-  const auto home_pawns = [](const pgn::Position& p) {
-    std::uint16_t home = 0;
-    for (int file = 0; file < 8; ++file) {
-      if (p.piece_on(pgn::make_square(file, 1)) == pgn::WhitePawn) home |= std::uint16_t(1 << file);
-      if (p.piece_on(pgn::make_square(file, 6)) == pgn::BlackPawn)
-        home |= std::uint16_t(1 << (8 + file));
-    }
-    return home;
   };
   pgn::MaterialHistory& material = facts.material;
   material.runs.push_back({0, balance_at(game.start)});
-  material.pawns_home_at_start = home_pawns(game.start);
-  std::uint16_t home = material.pawns_home_at_start;
 
   // Positions: the game replayed from its start.
   pgn::Position pos = game.start;
@@ -134,13 +124,11 @@ GameFacts game_facts(std::uint32_t id, std::string_view stored) {
     pos.play_or_pass(node.move);
     ending.after_move(pos);
     facts.positions.push_back(key40(pos));
-    ++material.plies;
-    if (const auto b = balance_at(pos); !(b == material.runs.back().balance))
-      material.runs.push_back({material.plies, b});
-    const std::uint16_t now = home & home_pawns(pos);
-    for (int i = 0; i < 16; ++i)
-      if ((home ^ now) >> i & 1) material.pawns_gone.push_back(std::uint8_t(i));
-    home = now;
+    if (material.plies < 65535) {  // counted to 65,535 (pgn::MaterialTracker)
+      ++material.plies;
+      if (const auto b = balance_at(pos); !(b == material.runs.back().balance))
+        material.runs.push_back({material.plies, b});
+    }
     if (keys.size() <= pgn::opening_plies) keys.push_back(pgn::repetition_key(pos));
   }
   const pgn::GameEnding ended = ending.finish(pos);
@@ -153,7 +141,7 @@ GameFacts game_facts(std::uint32_t id, std::string_view stored) {
 
   std::vector<std::string> metadata = metadata_keys(game);
   // docs/storage.md, "Material": a balance's value, pieces first, then the pawns; one for each
-  // balance a move was played from, and one for the final balance.
+  // balance a move was played from and for the final balance, once each.
   const auto balance_value = [](char dimension, const pgn::MaterialBalance& b) {
     const auto& w = b.count[pgn::White];
     const auto& k = b.count[pgn::Black];
@@ -165,11 +153,11 @@ GameFacts game_facts(std::uint32_t id, std::string_view stored) {
   };
   std::vector<std::string> held;
   for (std::size_t i = 0; i < material.runs.size(); ++i)
-    if (material.length(i) > 0) held.push_back(balance_value('m', material.runs[i].balance));
+    if (material.length(i) > 0 || i + 1 == material.runs.size())
+      held.push_back(balance_value('m', material.runs[i].balance));
   std::sort(held.begin(), held.end());
   held.erase(std::unique(held.begin(), held.end()), held.end());
   metadata.insert(metadata.end(), held.begin(), held.end());
-  metadata.push_back(balance_value('f', material.runs.back().balance));
   for (std::string& key : metadata) {
     bytes::put_big_endian32(key, id);
     facts.metadata.push_back(std::move(key));

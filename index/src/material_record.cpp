@@ -99,14 +99,10 @@ void encode_history(const pgn::MaterialHistory& history, std::string& out) {
         change_code(start, r.balance, mover(r.ply, pgn::Black)))
       first = pgn::Black;
   }
-  const bool standard =
-      start == pgn::MaterialBalance::start() && history.pawns_home_at_start == 0xFFFF;
+  const bool standard = start == pgn::MaterialBalance::start();
   bytes::put_varint(out, history.plies);
   out += char((standard ? standard_start : 0) | (first == pgn::Black ? black_first : 0));
-  if (!standard) {
-    put_balance(out, start);
-    bytes::put_big_endian16(out, history.pawns_home_at_start);
-  }
+  if (!standard) put_balance(out, start);
   bytes::put_varint(out, history.runs.size() - 1);
   for (std::size_t i = 1; i < history.runs.size(); ++i) {
     const auto& before = history.runs[i - 1];
@@ -124,10 +120,6 @@ void encode_history(const pgn::MaterialHistory& history, std::string& out) {
       bytes::put_varint(out, delta);
     }
   }
-  out += char(history.pawns_gone.size());
-  for (std::size_t i = 0; i < history.pawns_gone.size(); i += 2)
-    out += char(history.pawns_gone[i] |
-                (i + 1 < history.pawns_gone.size() ? history.pawns_gone[i + 1] << 4 : 0));
 }
 
 std::optional<pgn::MaterialHistory> decode_history(std::string_view bytes) {
@@ -139,20 +131,16 @@ std::optional<pgn::MaterialHistory> decode_history(std::string_view bytes) {
 bool decode_history(std::string_view bytes, pgn::MaterialHistory& h) {
   bytes::Reader in(bytes);
   h.runs.clear();
-  h.pawns_gone.clear();
   std::uint64_t plies = 0, runs = 0;
   std::uint8_t flags = 0;
   if (!in.varint(plies) || plies > 65535 || !in.byte(flags) || flags > 3) return false;
   h.plies = std::uint16_t(plies);
   const pgn::Color first = flags & black_first ? pgn::Black : pgn::White;
   pgn::MaterialBalance balance = pgn::MaterialBalance::start();
-  h.pawns_home_at_start = 0xFFFF;
   std::string_view raw;
   if (!(flags & standard_start)) {
     if (!in.bytes_of(balance_size, raw)) return false;
     balance = *balance_of(raw);
-    if (!in.bytes_of(2, raw)) return false;
-    h.pawns_home_at_start = bytes::read_big_endian16(raw);
   }
   h.runs.push_back({0, balance});
   if (!in.varint(runs) || runs > plies) return false;
@@ -160,26 +148,23 @@ bool decode_history(std::string_view bytes, pgn::MaterialHistory& h) {
     std::uint8_t byte = 0;
     std::uint64_t delta = 0;
     if (!in.byte(byte)) return false;
+    // The plies since the run before: at least one, and within the game (compared without an
+    // addition, which a damaged varint near 2^64 would wrap).
+    const auto within = [&](std::uint64_t d) { return d != 0 && d <= plies - h.runs.back().ply; };
     if (byte == escape) {
-      if (!in.varint(delta) || !in.bytes_of(balance_size, raw)) return false;
+      if (!in.varint(delta) || !within(delta) || !in.bytes_of(balance_size, raw)) return false;
       balance = *balance_of(raw);
     } else {
       delta = byte >> 5;
       if (!delta && !in.varint(delta)) return false;
-      const unsigned ply = unsigned(h.runs.back().ply + std::min<std::uint64_t>(delta, 65536));
-      if (!apply_code(balance, byte & 31, mover(ply, first))) return false;
+      if (!within(delta)) return false;
+      if (!apply_code(balance, byte & 31, mover(unsigned(h.runs.back().ply + delta), first)))
+        return false;
     }
-    if (delta == 0 || h.runs.back().ply + delta > plies || balance == h.runs.back().balance)
-      return false;
+    if (balance == h.runs.back().balance) return false;
     h.runs.push_back({std::uint16_t(h.runs.back().ply + delta), balance});
   }
-  std::uint8_t gone = 0;
-  if (!in.byte(gone) || gone > 16) return false;
-  std::string_view packed;
-  if (!in.bytes_of((gone + 1) / 2, packed) || !in.empty()) return false;
-  for (unsigned i = 0; i < gone; ++i)
-    h.pawns_gone.push_back(std::uint8_t(std::uint8_t(packed[i / 2]) >> (i % 2 ? 4 : 0) & 15));
-  if (gone % 2 && std::uint8_t(packed.back()) >> 4) return false;
+  if (!in.empty()) return false;
   return true;
 }
 

@@ -83,8 +83,7 @@ std::size_t value_size(char dimension) {
   switch (dimension) {
     case Date: return 4;
     case Eco: return 3;
-    case Material:
-    case FinalMaterial: return 5;
+    case Material: return 5;
     default: return 0;
   }
 }

@@ -26,10 +26,9 @@ enum Dimension : char {
   Date = 'd',    // year (2 bytes), month, day; 0 for each unknown (`??`) part
   Eco = 'o',     // the three characters of the ECO code (A00..E99)
   // Schema 22: a material balance (material_record.h, 5 bytes) the main line held while a move
-  // was played, and the one it ended with. Only the postings keep them (no metadata key is
-  // ever stored), so a material search reads the lists of the balances that match.
+  // was played, or ended with. Only the postings keep them (no metadata key is ever stored), so
+  // a material search reads the lists of the balances that match.
   Material = 'm',
-  FinalMaterial = 'f',
   // Up to schema 10, also 'r' (result) and 'n' (plies): the facts family answers them now
   // (search_facts.h), and an upgrade deletes their keys.
   RetiredResult = 'r',

@@ -164,7 +164,8 @@ pgn::MaterialHistory material_of(const pgn::GameRecord& game) {
 void add_material_values(const pgn::MaterialHistory& history, std::vector<std::string>& values) {
   const std::size_t first = values.size();
   for (std::size_t i = 0; i < history.runs.size(); ++i) {
-    if (!history.length(i)) continue;  // no move played from it: no search can match it
+    // No move played from it, and not the final balance: no search can match it.
+    if (!history.length(i) && i + 1 != history.runs.size()) continue;
     std::string value(1, char(metadata::Material));
     material::put_balance(value, history.runs[i].balance);
     values.push_back(std::move(value));
@@ -172,9 +173,6 @@ void add_material_values(const pgn::MaterialHistory& history, std::vector<std::s
   // A game may come back to a balance (rarely): its list holds the game once.
   std::sort(values.begin() + std::ptrdiff_t(first), values.end());
   values.erase(std::unique(values.begin() + std::ptrdiff_t(first), values.end()), values.end());
-  std::string final_value(1, char(metadata::FinalMaterial));
-  material::put_balance(final_value, history.final_balance());
-  values.push_back(std::move(final_value));
 }
 
 PreparedGame prepare_game(const pgn::GameRecord& game, const PlayedMoves* played,

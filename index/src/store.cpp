@@ -871,7 +871,7 @@ struct Store::Impl {
   }
 
   // Schema 22: each game's material history (the `materials` family) and the lists of the
-  // balances it held (postings, metadata::Material and FinalMaterial), its main line played
+  // balances it held (postings, metadata::Material), its main line played
   // again, a million games at a time: memory stays bounded, and each part is one ingestion of
   // both. Killed part-way and done again, the histories are written again under their keys and
   // the lists' merge drops the repeated ids.
@@ -899,18 +899,19 @@ struct Store::Impl {
       };
       std::vector<const std::pair<const std::string, std::vector<std::uint32_t>>*> lists;
       for (const auto& entry : values) lists.push_back(&entry);
-      contents[Postings] = [&lists](rocksdb::SstFileWriter& writer) {
-        std::string list;
-        rocksdb::Status s;
-        postings::for_each_list(lists,
-                                [&](const std::string& key, std::span<const std::uint32_t> ids) {
-                                  if (!s.ok()) return;
-                                  list.clear();
-                                  name_index::encode_numbers(ids, list);
-                                  s = writer.Merge(key, list);
-                                });
-        return s;
-      };
+      if (!lists.empty())
+        contents[Postings] = [&lists](rocksdb::SstFileWriter& writer) {
+          std::string list;
+          rocksdb::Status s;
+          postings::for_each_list(lists,
+                                  [&](const std::string& key, std::span<const std::uint32_t> ids) {
+                                    if (!s.ok()) return;
+                                    list.clear();
+                                    name_index::encode_numbers(ids, list);
+                                    s = writer.Merge(key, list);
+                                  });
+          return s;
+        };
       end_group();
       Status s = histories.empty() ? Status::ok() : ingest(contents);
       histories.clear();
@@ -1830,7 +1831,7 @@ struct WriteBatch::Impl {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
   };
   std::unordered_map<std::string, std::vector<std::uint32_t>, ViewHash, std::equal_to<>> metadata;
-  // The material values (metadata 'm' and 'f', a dozen a game) by their 6 bytes as a number:
+  // The material values (metadata 'm', a dozen a game) by their 6 bytes as a number:
   // hashed as strings they cost an import 5%. Moved into `metadata` at commit.
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> material_values;
 };
@@ -1886,8 +1887,7 @@ std::uint32_t WriteBatch::add_game(const PreparedGame& game, std::uint32_t dupli
   for (pgn::Key key : game.variation_positions)
     impl_->variation_positions.push_back(batch_entry(positions::key40_of(key), place));
   for_each_metadata_key(game.metadata, [&](std::string_view key) {
-    if (key.size() == 1 + material::balance_size &&
-        (key[0] == metadata::Material || key[0] == metadata::FinalMaterial)) {
+    if (key.size() == 1 + material::balance_size && key[0] == metadata::Material) {
       std::uint64_t number = 0;
       for (char c : key) number = number << 8 | std::uint8_t(c);
       impl_->material_values[number].push_back(id);
@@ -2732,12 +2732,12 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_named(
 }
 
 std::expected<std::vector<std::uint32_t>, Status> Store::games_with_material(
-    bool final, const std::function<bool(const pgn::MaterialBalance&)>& pieces_may_match,
+    const std::function<bool(const pgn::MaterialBalance&)>& pieces_may_match,
     const std::function<bool(const pgn::MaterialBalance&)>& matches) const {
   // Keys: epoch | dimension | balance (4 bytes of pieces, 1 of pawns) | block
   // (value_postings.h, material_record.h). Within an epoch a set of pieces is one key range,
   // skipped whole when its pieces cannot match.
-  const char dimension = final ? metadata::FinalMaterial : metadata::Material;
+  const char dimension = metadata::Material;
   constexpr std::size_t pieces_bytes = material::balance_size - 1;
   std::vector<std::uint32_t> ids, list;
   rocksdb::ReadOptions read;

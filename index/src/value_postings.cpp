@@ -11,7 +11,7 @@ namespace pgndb::index::postings {
 bool holds(char dimension) {
   using namespace metadata;
   return dimension == Date || dimension == Eco || dimension == Player || dimension == Event ||
-         dimension == Site || dimension == Material || dimension == FinalMaterial;
+         dimension == Site || dimension == Material;
 }
 
 namespace {

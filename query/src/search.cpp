@@ -242,7 +242,6 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
                                       std::pair{filters.final_material.get(), true}}) {
       if (!spec) continue;
       auto ids = store.games_with_material(
-          final,
           [&](const MaterialBalance& b) {
             return spec->pieces_can_match(b, pgn::White) ||
                    (either && spec->pieces_can_match(b, pgn::Black));
@@ -254,11 +253,13 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
       sets.push_back(std::move(*ids));
       names.emplace_back(final ? "postings: final material" : "postings: material");
     }
-    if (filters.material) {
-      search.confirm_ = true;
+    // The lists name games that held a matching balance at some ply: whether it lasted, or was
+    // the last, each game's history says.
+    search.confirm_ = true;
+    if (filters.material)
       search.plan_.checked.emplace_back(
           pgn::cat("material held for more than ", filters.stable, " plies"));
-    }
+    if (filters.final_material) search.plan_.checked.emplace_back("final material");
   }
   // A pattern: the games that held the pieces it names at some ply (the lists of the balances
   // with as many), then each candidate's history (pieces and home pawns), then its boards.
@@ -285,13 +286,11 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
     // match nearly any game: the lists would name them all.
     if (names_pieces && !holds(MaterialBalance::start(), true)) {
       Ids pattern_ids;
-      for (const bool final : {false, true}) {
-        auto ids = store.games_with_material(
-            final, [&](const MaterialBalance& b) { return holds(b, false); },
-            [&](const MaterialBalance& b) { return holds(b, true); });
-        if (!ids) return std::unexpected(ids.error());
-        pattern_ids = unite(pattern_ids, *ids);
-      }
+      auto ids =
+          store.games_with_material([&](const MaterialBalance& b) { return holds(b, false); },
+                                    [&](const MaterialBalance& b) { return holds(b, true); });
+      if (!ids) return std::unexpected(ids.error());
+      pattern_ids = std::move(*ids);
       sets.push_back(std::move(pattern_ids));
       names.emplace_back("postings: material the pattern needs");
     }
@@ -398,35 +397,16 @@ bool Search::passes(std::uint32_t id, const index::SearchFacts& s) const {
 }
 
 bool Search::pattern_may_match(const pgn::MaterialHistory& h) const {
-  // When each home pawn left (-1: not at home at the start; h.pawns_gone.size(): never).
-  std::array<int, 16> left;
-  const int never = int(h.pawns_gone.size());
-  for (unsigned i = 0; i < 16; ++i) left[i] = h.pawns_home_at_start >> i & 1 ? never : -1;
-  for (std::size_t k = 0; k < h.pawns_gone.size(); ++k) left[h.pawns_gone[k] & 15] = int(k);
+  // Some run holds as many pieces as the pattern names.
   const auto may = [&](const pgn::FenPattern& p) {
-    // Pieces: some run holds as many as the pattern names.
-    bool pieces = false;
     for (const auto& run : h.runs) {
       bool enough = true;
       for (pgn::Color c : {pgn::White, pgn::Black})
         for (int t = 0; t < 5 && enough; ++t)
           enough = run.balance.count[c][t] >= p.min_pieces(c, pgn::PieceType(pgn::Pawn + t));
-      if (enough) {
-        pieces = true;
-        break;
-      }
+      if (enough) return true;
     }
-    if (!pieces) return false;
-    // Home pawns: a pawn on its second rank never moved, so the pawns the pattern needs at home
-    // must all leave after those it needs gone (pgn::MaterialHistory::pawns_gone).
-    int last_gone = -2, first_kept = never + 1;
-    for (unsigned i = 0; i < 16; ++i) {
-      const pgn::Color c = i < 8 ? pgn::White : pgn::Black;
-      const pgn::Bitboard square = pgn::square_bb(pgn::home_pawn_square(i));
-      if (p.required(c, pgn::Pawn) & square) first_kept = std::min(first_kept, left[i]);
-      if (p.excluded(c, pgn::Pawn) & square) last_gone = std::max(last_gone, left[i]);
-    }
-    return last_gone < first_kept && last_gone < never;
+    return false;
   };
   return may(*filters_.pattern) || (inverted_ && may(*inverted_));
 }
@@ -439,6 +419,15 @@ Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
     if (filters_.material)
       ply =
           pgn::first_material_match(h, *filters_.material, filters_.stable, filters_.either_colour);
+    if (ply && filters_.final_material) {
+      const auto& spec = *filters_.final_material;
+      const pgn::MaterialBalance& end = h.final_balance();
+      if (!spec.matches(end, pgn::White) &&
+          !(filters_.either_colour && spec.matches(end, pgn::Black)))
+        ply.reset();
+      else if (!filters_.material)
+        ply = h.runs.back().ply;
+    }
     if (ply && (!filters_.pattern || pattern_may_match(h))) {
       kept.push_back(id);
       plies.push_back(*ply);

@@ -4,10 +4,7 @@
 //
 // Material changes only on a capture or a promotion, a handful of times a game, so a game's
 // material is kept as its runs: the balance it started with and each later balance with the ply
-// from which it holds. The runs hold also the order in which the pawns left their home squares: a
-// pawn on its second rank has never moved (pawns only go forward), so the pawns at home at any ply
-// are those not yet gone, and a board that needs some pawns at home and others gone can only
-// occur where that order allows (a pattern search's cheapest test, fen_pattern.h).
+// from which it holds.
 #pragma once
 
 #include <array>
@@ -19,8 +16,11 @@
 
 namespace pgn {
 
-// How many pieces of each kind each side has: count[color][type - Pawn] for Pawn..Queen.
+// How many pieces of each kind each side has: count[color][type - Pawn] for Pawn..Queen. A count
+// above `most` is kept as `most`: no game reaches 16 pieces of a kind (a side has 15 beside its
+// king), but a FEN may set them up (fen.h), and the index keeps a count in 4 bits.
 struct MaterialBalance {
+  static constexpr unsigned most = 15;
   std::array<std::array<std::uint8_t, 5>, 2> count{};
 
   [[nodiscard]] static MaterialBalance of(const Position& position);
@@ -41,12 +41,6 @@ struct MaterialHistory {
   };
   std::vector<Run> runs;    // runs.front().ply == 0; each run's balance differs from the last
   std::uint16_t plies = 0;  // the main line's length
-  // The home pawns (0-7 White's a2..h2, 8-15 Black's a7..h7) in the order they left their
-  // squares (moved or were taken), one a ply at most; those that never left are not listed, and
-  // a game set up from a FEN lists only the pawns it started with at home.
-  std::vector<std::uint8_t> pawns_gone;
-  // Bit i set: home pawn i stood at home at ply 0.
-  std::uint16_t pawns_home_at_start = 0;
 
   // The final position's balance.
   const MaterialBalance& final_balance() const { return runs.back().balance; }
@@ -56,11 +50,6 @@ struct MaterialHistory {
     return (i + 1 < runs.size() ? runs[i + 1].ply : plies) - runs[i].ply;
   }
 };
-
-// Home pawn `index` (MaterialHistory::pawns_gone's numbering) and its square.
-constexpr Square home_pawn_square(unsigned index) {
-  return make_square(int(index & 7), index < 8 ? 1 : 6);
-}
 
 // Follows a game move by move into a MaterialHistory: call start() with the first position, then
 // played() with each main-line position after a move.
@@ -73,7 +62,6 @@ class MaterialTracker {
 
  private:
   MaterialHistory history_;
-  Bitboard home_pawns_ = 0;     // the home squares whose pawns have not left
   int pieces_ = 0, pawns_ = 0;  // on the board at the last position
 };
 

@@ -60,7 +60,7 @@ struct PreparedGame {
 // The main line's material history of `game`, playing it.
 [[nodiscard]] pgn::MaterialHistory material_of(const pgn::GameRecord& game);
 // The metadata values (without game id) of a material history: each balance held while a move
-// was played (once each), and the final one.
+// was played, and the final one, once each.
 void add_material_values(const pgn::MaterialHistory& history, std::vector<std::string>& values);
 
 // Calls `each(std::string_view key)` for every key packed in PreparedGame::metadata, in order.

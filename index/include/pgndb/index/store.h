@@ -315,11 +315,11 @@ class Store {
       NameDimension dimension, const std::vector<std::string>& names, int colour = -1) const;
   // The summary of game `id` (game_summary.h).
   // The games whose main line held a balance that `matches` accepts while a move was played
-  // from it, or (with `final`) ended with one; ascending. `pieces_may_match` is asked first with
-  // each set of pieces (the pawns of its balance are arbitrary): false skips every balance with
-  // those pieces unread, so it must be true whenever `matches` could be for some pawns.
+  // from it, or ended with one; ascending. `pieces_may_match` is asked first with each set of
+  // pieces (the pawns of its balance are arbitrary): false skips every balance with those
+  // pieces unread, so it must be true whenever `matches` could be for some pawns.
   [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_with_material(
-      bool final, const std::function<bool(const pgn::MaterialBalance&)>& pieces_may_match,
+      const std::function<bool(const pgn::MaterialBalance&)>& pieces_may_match,
       const std::function<bool(const pgn::MaterialBalance&)>& matches) const;
   // The main-line material of each game of `ids` (ascending), in order; a game whose history is
   // missing or damaged is Corruption. `each` returns false to stop.

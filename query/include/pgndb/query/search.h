@@ -61,8 +61,9 @@ class Search {
   [[nodiscard]] std::expected<std::uint64_t, index::Status> count();
   // How the search runs; its counts of examined and passed candidates grow as it goes.
   const Plan& plan() const { return plan_; }
-  // For the game next() gave last, under --material or --pattern: the first ply where the match
-  // holds (where the pattern's board stands, else where the material's stretch begins).
+  // For the game next() gave last, under --material, --final-material or --pattern: the first
+  // ply where the match holds (where the pattern's board stands, else where the material's
+  // stretch begins, else where the final balance began).
   [[nodiscard]] std::optional<unsigned> match_ply() const { return last_ply_; }
 
  private:
@@ -76,8 +77,8 @@ class Search {
   // Keeps the games of `ids` whose material and boards pass (--material, --pattern), each with
   // its match's ply in `plies`.
   [[nodiscard]] index::Status confirm(Ids& ids, std::vector<unsigned>& plies);
-  // Whether the material history allows a board the pattern (or its inversion) matches: its
-  // pieces at some ply, and its pawns at home or gone in an order the history allows.
+  // Whether the material history allows a board the pattern (or its inversion) matches: as many
+  // pieces as it names at some ply.
   bool pattern_may_match(const pgn::MaterialHistory& history) const;
 
   const index::Store* store_;
