@@ -1972,37 +1972,26 @@ Status WriteBatch::commit() {
         s = writer.Put(game_key(id++), games[i]);
       return s;
     };
-    contents[Materials] = [this](rocksdb::SstFileWriter& writer) {
-      // Grouped as the summaries (material_record.h).
-      const auto& materials = impl_->materials;
-      std::uint32_t id = impl_->first_game();
-      std::string value;
-      rocksdb::Status s;
-      for (std::size_t i = 0; s.ok() && i < materials.size();) {
-        const std::uint32_t first = id;
-        value.clear();
-        do bytes::put_string(value, materials[i++]);
-        while (++id % summary_group != 0 && i < materials.size());
-        s = writer.Put(game_key(first), value);
-      }
-      return s;
+    // Groups of consecutive games, each ending before an id that is a multiple of
+    // summary_group: key = the group's first id, value = each game's bytes as a string. The
+    // summaries, and the material histories grouped alike (material_record.h).
+    const auto grouped = [this](const auto& strings) {
+      return [this, &strings](rocksdb::SstFileWriter& writer) {
+        std::uint32_t id = impl_->first_game();
+        std::string value;
+        rocksdb::Status s;
+        for (std::size_t i = 0; s.ok() && i < strings.size();) {
+          const std::uint32_t first = id;
+          value.clear();
+          do bytes::put_string(value, strings[i++]);
+          while (++id % summary_group != 0 && i < strings.size());
+          s = writer.Put(game_key(first), value);
+        }
+        return s;
+      };
     };
-    contents[Summaries] = [this](rocksdb::SstFileWriter& writer) {
-      // Groups of consecutive games, each ending before an id that is a multiple of
-      // summary_group: key = the group's first id, value = each game's summary as a string.
-      const auto& summaries = impl_->summaries;
-      std::uint32_t id = impl_->first_game();
-      std::string value;
-      rocksdb::Status s;
-      for (std::size_t i = 0; s.ok() && i < summaries.size();) {
-        const std::uint32_t first = id;
-        value.clear();
-        do bytes::put_string(value, summaries[i++]);
-        while (++id % summary_group != 0 && i < summaries.size());
-        s = writer.Put(game_key(first), value);
-      }
-      return s;
-    };
+    contents[Summaries] = grouped(impl_->summaries);
+    contents[Materials] = grouped(impl_->materials);
     contents[Facts] = [this](rocksdb::SstFileWriter& writer) {
       // Groups as the summaries', ending before multiples of facts::group_size (fact_group.h).
       const auto& facts = impl_->facts;
