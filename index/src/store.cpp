@@ -520,6 +520,25 @@ struct Row {
 // per key.
 using TableContent = std::function<rocksdb::Status(rocksdb::SstFileWriter&)>;
 
+// The lists of values (each an entry: its value key and the ascending ids of its games; the
+// entries ascending by value key) as merge operands of the postings family, one a value and
+// block (value_postings.h). `values` must outlive the content.
+using ValueLists = std::vector<const std::pair<const std::string, std::vector<std::uint32_t>>*>;
+TableContent merged_lists(const ValueLists& values) {
+  return [&values](rocksdb::SstFileWriter& writer) {
+    std::string list;
+    rocksdb::Status s;
+    postings::for_each_list(values,
+                            [&](const std::string& key, std::span<const std::uint32_t> ids) {
+                              if (!s.ok()) return;
+                              list.clear();
+                              name_index::encode_numbers(ids, list);
+                              s = writer.Merge(key, list);
+                            });
+    return s;
+  };
+}
+
 // Writes `rows` (sorted here when they are not; keys unique).
 template <class Rows>
 TableContent rows_content(Rows& rows) {
@@ -897,21 +916,9 @@ struct Store::Impl {
           if (s = writer.Put(key, value); !s.ok()) break;
         return s;
       };
-      std::vector<const std::pair<const std::string, std::vector<std::uint32_t>>*> lists;
+      ValueLists lists;
       for (const auto& entry : values) lists.push_back(&entry);
-      if (!lists.empty())
-        contents[Postings] = [&lists](rocksdb::SstFileWriter& writer) {
-          std::string list;
-          rocksdb::Status s;
-          postings::for_each_list(lists,
-                                  [&](const std::string& key, std::span<const std::uint32_t> ids) {
-                                    if (!s.ok()) return;
-                                    list.clear();
-                                    name_index::encode_numbers(ids, list);
-                                    s = writer.Merge(key, list);
-                                  });
-          return s;
-        };
+      if (!lists.empty()) contents[Postings] = merged_lists(lists);
       end_group();
       Status s = histories.empty() ? Status::ok() : ingest(contents);
       histories.clear();
@@ -2037,19 +2044,7 @@ Status WriteBatch::commit() {
   std::sort(values.begin(), values.end(), [](auto* a, auto* b) { return a->first < b->first; });
   // The batch's games of each value and block, as one merge operand (value_postings.h: every
   // dimension is kept so since schema 15).
-  if (!values.empty())
-    contents[Postings] = [&values](rocksdb::SstFileWriter& writer) {
-      std::string list;
-      rocksdb::Status s;
-      postings::for_each_list(values,
-                              [&](const std::string& key, std::span<const std::uint32_t> ids) {
-                                if (!s.ok()) return;
-                                list.clear();
-                                name_index::encode_numbers(ids, list);
-                                s = writer.Merge(key, list);
-                              });
-      return s;
-    };
+  if (!values.empty()) contents[Postings] = merged_lists(values);
   files.write(Postings, contents[Postings]);
 
   // Names: the name dimensions' values new to the database, each with the next number, and
