@@ -439,29 +439,39 @@ Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
     const auto to_move = filters_.to_move;
     // A pattern's hope: the pawns it needs at home still there (they never come back), and as
     // many pawns as it names (their number only falls).
-    const auto hopeless = [](const pgn::FenPattern& p, const pgn::Position& pos) {
-      for (pgn::Color c : {pgn::White, pgn::Black}) {
-        const pgn::Bitboard home = pgn::rank_bb(c == pgn::White ? 1 : 6);
-        if (p.required(c, pgn::Pawn) & home & ~pos.pieces(c, pgn::Pawn)) return true;
-        if (unsigned(pgn::popcount(pos.pieces(c, pgn::Pawn))) < p.min_pieces(c, pgn::Pawn))
-          return true;
-      }
-      return false;
+    // What each pattern needs that never comes back once gone, taken from the pattern once
+    // rather than at every position: its pawns on their home squares, and as many pawns.
+    struct Needs {
+      const pgn::FenPattern* pattern;
+      pgn::Bitboard home_pawns[2];
+      unsigned pawns[2];
     };
+    std::vector<Needs> needs;
+    for (const pgn::FenPattern* p :
+         {filters_.pattern.get(), inverted_ ? &std::as_const(*inverted_) : nullptr}) {
+      if (!p) continue;
+      Needs n{p, {}, {}};
+      for (pgn::Color c : {pgn::White, pgn::Black}) {
+        n.home_pawns[c] = p->required(c, pgn::Pawn) & pgn::rank_bb(c == pgn::White ? 1 : 6);
+        n.pawns[c] = p->min_pieces(c, pgn::Pawn);
+      }
+      needs.push_back(n);
+    }
+    // Found at the first position a pattern matches; given up once every pattern is hopeless.
     const auto visit = [&](const pgn::Position& pos) {
-      const auto try_one = [&](const pgn::FenPattern& p) {
-        if (hopeless(p, pos)) return index::MainLineVisit::GiveUp;
-        return (!to_move || pos.side_to_move() == *to_move) && p.matches(pos)
-                   ? index::MainLineVisit::Found
-                   : index::MainLineVisit::Next;
-      };
-      const auto first = try_one(*filters_.pattern);
-      if (first == index::MainLineVisit::Found || !inverted_) return first;
-      const auto second = try_one(*inverted_);
-      if (second == index::MainLineVisit::Found) return second;
-      return first == index::MainLineVisit::GiveUp && second == index::MainLineVisit::GiveUp
-                 ? index::MainLineVisit::GiveUp
-                 : index::MainLineVisit::Next;
+      bool hope = false;
+      for (const Needs& n : needs) {
+        bool hopeless = false;
+        for (pgn::Color c : {pgn::White, pgn::Black}) {
+          const pgn::Bitboard pawns = pos.pieces(c, pgn::Pawn);
+          hopeless |= (n.home_pawns[c] & ~pawns) || unsigned(pgn::popcount(pawns)) < n.pawns[c];
+        }
+        if (hopeless) continue;
+        hope = true;
+        if ((!to_move || pos.side_to_move() == *to_move) && n.pattern->matches(pos))
+          return index::MainLineVisit::Found;
+      }
+      return hope ? index::MainLineVisit::Next : index::MainLineVisit::GiveUp;
     };
     // Two threads replay the candidates' main lines: the replay is most of a pattern search.
     std::vector<std::optional<unsigned>> found(kept.size());
