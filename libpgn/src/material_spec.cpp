@@ -41,29 +41,45 @@ bool MaterialSpec::Count::holds(int available, int opponents) const {
   return false;
 }
 
-bool MaterialSpec::side_matches(const MaterialBalance& balance, int side, Color color,
-                                bool pawns) const {
-  const auto& mine = balance.count[color];
-  const auto& theirs = balance.count[~color];
-  const auto& want = counts_[side];
-  for (int t = pawns ? 0 : 1; t < 5; ++t) {
-    // A side that asks for minor pieces (L) is judged on their sum, not on each kind.
-    if (minor_given_[side] && (t == Knight - Pawn || t == Bishop - Pawn)) continue;
-    if (!want[t].holds(mine[t], theirs[t])) return false;
+void MaterialSpec::tabulate() {
+  static_assert(MaterialBalance::most < 16 && 2 * MaterialBalance::most < 32);
+  const int most = MaterialBalance::most;
+  // The first side's count `a` against the second's `b`, for each side that judges kind t.
+  const auto both_hold = [&](int t, int a, int b) {
+    const bool minor_kind = t == Knight - Pawn || t == Bishop - Pawn;
+    return (minor_kind && minor_given_[0] ? true : counts_[0][t].holds(a, b)) &&
+           (minor_kind && minor_given_[1] ? true : counts_[1][t].holds(b, a));
+  };
+  for (int t = 0; t < 5; ++t)
+    for (int a = 0; a <= most; ++a) {
+      by_kind_[t][a] = 0;
+      for (int b = 0; b <= most; ++b)
+        if (both_hold(t, a, b)) by_kind_[t][a] |= std::uint16_t(1u << b);
+    }
+  for (int a = 0; a <= 2 * most; ++a) {
+    by_minors_[a] = 0;
+    for (int b = 0; b <= 2 * most; ++b)
+      if ((!minor_given_[0] || counts_[0][minor].holds(a, b)) &&
+          (!minor_given_[1] || counts_[1][minor].holds(b, a)))
+        by_minors_[a] |= 1u << b;
   }
-  if (minor_given_[side]) {
-    const int n = Knight - Pawn, b = Bishop - Pawn;
-    return want[minor].holds(mine[n] + mine[b], theirs[n] + theirs[b]);
-  }
-  return true;
+}
+
+bool MaterialSpec::tables_pass(const MaterialBalance& balance, Color first, bool pawns) const {
+  const auto& a = balance.count[first];
+  const auto& b = balance.count[~first];
+  bool pass = true;
+  for (int t = pawns ? 0 : 1; t < 5; ++t) pass &= bool(by_kind_[t][a[t]] >> b[t] & 1);
+  const int n = Knight - Pawn, bishop = Bishop - Pawn;
+  return pass && (by_minors_[a[n] + a[bishop]] >> (b[n] + b[bishop]) & 1);
 }
 
 bool MaterialSpec::matches(const MaterialBalance& balance, Color first) const {
-  return side_matches(balance, 0, first, true) && side_matches(balance, 1, ~first, true);
+  return tables_pass(balance, first, true);
 }
 
 bool MaterialSpec::pieces_can_match(const MaterialBalance& balance, Color first) const {
-  return side_matches(balance, 0, first, false) && side_matches(balance, 1, ~first, false);
+  return tables_pass(balance, first, false);
 }
 
 // One side's letters from `at`: returns where they end (a space or the end of the text).
@@ -183,6 +199,12 @@ std::optional<std::expected<MaterialSpec, SpecError>> MaterialSpec::parse_ending
 }
 
 std::expected<MaterialSpec, SpecError> MaterialSpec::parse(std::string_view text) {
+  auto spec = parse_text(text);
+  if (spec) spec->tabulate();
+  return spec;
+}
+
+std::expected<MaterialSpec, SpecError> MaterialSpec::parse_text(std::string_view text) {
   if (auto named = parse_ending_name(text)) return std::move(*named);
   MaterialSpec spec;
   std::size_t at = 0;

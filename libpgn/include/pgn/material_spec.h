@@ -72,8 +72,17 @@ class MaterialSpec {
   std::array<std::array<Count, 6>, 2> counts_{};
   std::array<bool, 2> minor_given_{};
   std::optional<unsigned> stability_;
+  // The counts as tables, filled once parsed: a search asks about millions of balances. A spec
+  // judges each kind of piece by itself (the first side's number against the second's), and
+  // minor pieces also by their sums when a side says L, so `matches` is an AND of lookups:
+  // bit b of by_kind_[t][a] says whether a pieces of kind Pawn + t on the first side and b on
+  // the second pass both sides' counts; bit b of by_minors_[a] the same for minor-piece sums.
+  std::array<std::array<std::uint16_t, MaterialBalance::most + 1>, 5> by_kind_{};
+  std::array<std::uint32_t, 2 * MaterialBalance::most + 1> by_minors_{};
 
-  bool side_matches(const MaterialBalance& balance, int side, Color color, bool pawns) const;
+  void tabulate();
+  bool tables_pass(const MaterialBalance& balance, Color first, bool pawns) const;
+  static std::expected<MaterialSpec, SpecError> parse_text(std::string_view text);
   static std::expected<std::size_t, SpecError> parse_side(std::string_view text, std::size_t at,
                                                           MaterialSpec& spec, int side);
   // Nothing when the text is not written as an ending's name.
