@@ -144,25 +144,33 @@ bool decode_history(std::string_view bytes, pgn::MaterialHistory& h) {
   }
   h.runs.push_back({0, balance});
   if (!in.varint(runs) || runs > plies) return false;
+  // The ply is kept here rather than read back from h.runs: reading the run just stored stalled
+  // the loop, which is most of a broad material search.
+  unsigned ply = 0;
   for (std::uint64_t i = 0; i < runs; ++i) {
     std::uint8_t byte = 0;
     std::uint64_t delta = 0;
     if (!in.byte(byte)) return false;
-    // The plies since the run before: at least one, and within the game (compared without an
-    // addition, which a damaged varint near 2^64 would wrap).
-    const auto within = [&](std::uint64_t d) { return d != 0 && d <= plies - h.runs.back().ply; };
     if (byte == escape) {
-      if (!in.varint(delta) || !within(delta) || !in.bytes_of(balance_size, raw)) return false;
-      balance = *balance_of(raw);
+      if (!in.varint(delta)) return false;
     } else {
       delta = byte >> 5;
       if (!delta && !in.varint(delta)) return false;
-      if (!within(delta)) return false;
-      if (!apply_code(balance, byte & 31, mover(unsigned(h.runs.back().ply + delta), first)))
-        return false;
     }
-    if (balance == h.runs.back().balance) return false;
-    h.runs.push_back({std::uint16_t(h.runs.back().ply + delta), balance});
+    // The plies since the run before: at least one, and within the game (compared without an
+    // addition, which a damaged varint near 2^64 would wrap).
+    if (delta == 0 || delta > plies - ply) return false;
+    ply += unsigned(delta);
+    if (byte == escape) {
+      // Only an escaped balance can repeat the one before: a code always changes a count.
+      const pgn::MaterialBalance before = balance;
+      if (!in.bytes_of(balance_size, raw)) return false;
+      balance = *balance_of(raw);
+      if (balance == before) return false;
+    } else if (!apply_code(balance, byte & 31, mover(ply, first))) {
+      return false;
+    }
+    h.runs.push_back({std::uint16_t(ply), balance});
   }
   if (!in.empty()) return false;
   return true;
