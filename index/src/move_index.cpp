@@ -1,8 +1,7 @@
 #include "move_index.h"
 
-#include "pgn/movegen.h"
-
 #include "pgn/bitboard.h"
+#include "pgn/movegen.h"
 
 namespace pgndb::index {
 
@@ -103,29 +102,87 @@ unsigned pseudo_legal_index(const pgn::Position& pos, pgn::Move m) {
   return index;
 }
 
-std::optional<pgn::Move> pseudo_legal_move_at(const pgn::Position& pos, unsigned index) {
-  const pgn::Color us = pos.side_to_move();
-  for (Bitboard pieces = pos.pieces(us); pieces;) {
+namespace {
+
+// The move `index` among those of the piece on `from`, whose targets are `targets`; `index` is
+// below their number.
+pgn::Move move_from(const pgn::Position& pos, Square from, Bitboard targets, unsigned index) {
+  const unsigned per_target = promotes(pos, from) ? 4 : 1;
+  for (unsigned skip = index / per_target; skip > 0; --skip) targets &= targets - 1;
+  const Square to = pgn::lsb(targets);
+  const pgn::PieceType type = pgn::type_of(pos.piece_on(from));
+  if (per_target == 4)
+    return pgn::Move(from, to, pgn::Move::Promotion, pgn::PieceType(pgn::Knight + index % 4));
+  if (type == pgn::King && (pos.pieces(pos.side_to_move()) & pgn::square_bb(to)))
+    return pgn::Move(from, to, pgn::Move::Castling);
+  if (type == pgn::Pawn && to == pos.en_passant()) return pgn::Move(from, to, pgn::Move::EnPassant);
+  return pgn::Move(from, to);
+}
+
+// The move `index` among those of `pieces`, counted piece by piece; Move::none() when they have
+// fewer.
+pgn::Move move_among(const pgn::Position& pos, Bitboard pieces, unsigned index) {
+  while (pieces) {
     const Square from = pgn::pop_lsb(pieces);
-    Bitboard targets = targets_of(pos, from);
-    const unsigned per_target = promotes(pos, from) ? 4 : 1;
-    const unsigned count = unsigned(pgn::popcount(targets)) * per_target;
-    if (index >= count) {
-      index -= count;
-      continue;
-    }
-    for (unsigned skip = index / per_target; skip > 0; --skip) targets &= targets - 1;
-    const Square to = pgn::lsb(targets);
-    const pgn::PieceType type = pgn::type_of(pos.piece_on(from));
-    if (per_target == 4)
-      return pgn::Move(from, to, pgn::Move::Promotion, pgn::PieceType(pgn::Knight + index % 4));
-    if (type == pgn::King && (pos.pieces(us) & pgn::square_bb(to)))
-      return pgn::Move(from, to, pgn::Move::Castling);
-    if (type == pgn::Pawn && to == pos.en_passant())
-      return pgn::Move(from, to, pgn::Move::EnPassant);
-    return pgn::Move(from, to);
+    const Bitboard targets = targets_of(pos, from);
+    const unsigned count = unsigned(pgn::popcount(targets)) * (promotes(pos, from) ? 4 : 1);
+    if (index < count) return move_from(pos, from, targets, index);
+    index -= count;
   }
-  return std::nullopt;
+  return pgn::Move::none();
+}
+
+// The pawns' moves are counted in bulk, as pseudo_legal_index counts them: between two of the
+// other pieces (a handful), the pawns there are skipped with a few popcounts rather than one
+// target lookup each. Finding moves is most of replaying a stored game.
+template <pgn::Color Us>
+pgn::Move move_at(const pgn::Position& pos, unsigned index) {
+  constexpr pgn::Color them = Us == pgn::White ? pgn::Black : pgn::White;
+  constexpr Bitboard second_rank = pgn::rank_bb(Us == pgn::White ? 1 : 6);
+  constexpr Bitboard seventh_rank = pgn::rank_bb(Us == pgn::White ? 6 : 1);
+  const auto back = [](Bitboard b) { return pgn::shift_forward<them>(b); };
+  const Bitboard own = pos.pieces(Us), occupied = pos.occupied(), empty = ~occupied;
+  const Bitboard pawns = pos.pieces(Us, pgn::Pawn);
+  Bitboard prey = pos.pieces(them);
+  if (pos.en_passant() != pgn::NoSquare) prey |= pgn::square_bb(pos.en_passant());
+  // The pawns (on their squares) that can push once, push twice, take east, take west.
+  const Bitboard push = pawns & back(empty);
+  const Bitboard twice = push & second_rank & back(back(empty));
+  const Bitboard east = pawns & back(pgn::shift_west(prey));
+  const Bitboard west = pawns & back(pgn::shift_east(prey));
+  const auto pawn_moves = [&](Bitboard squares) {
+    const auto n = [&](Bitboard b) { return unsigned(pgn::popcount(b & squares)); };
+    const Bitboard promoting = squares & seventh_rank;
+    const auto p = [&](Bitboard b) { return unsigned(pgn::popcount(b & promoting)); };
+    return n(push) + n(twice) + n(east) + n(west) + 3 * (p(push) + p(east) + p(west));
+  };
+  Bitboard counted = 0;  // the squares whose pieces' moves are behind `index`
+  for (Bitboard pieces = own & ~pawns;;) {
+    // The pawns below the next other piece (or all those left).
+    const Square from = pieces ? pgn::lsb(pieces) : pgn::NoSquare;
+    const Bitboard below = (pieces ? pgn::square_bb(from) - 1 : ~Bitboard(0)) & ~counted;
+    const unsigned n = pawn_moves(below);
+    if (index < n) return move_among(pos, pawns & below, index);
+    index -= n;
+    if (!pieces) return pgn::Move::none();
+    pieces &= pieces - 1;
+    counted |= below | pgn::square_bb(from);
+    const pgn::PieceType type = pgn::type_of(pos.piece_on(from));
+    const Bitboard targets =
+        type == pgn::King ? targets_of(pos, from) : pgn::attacks_bb(type, from, occupied) & ~own;
+    const unsigned count = unsigned(pgn::popcount(targets));
+    if (index < count) return move_from(pos, from, targets, index);
+    index -= count;
+  }
+}
+
+}  // namespace
+
+std::optional<pgn::Move> pseudo_legal_move_at(const pgn::Position& pos, unsigned index) {
+  const pgn::Move m = pos.side_to_move() == pgn::White ? move_at<pgn::White>(pos, index)
+                                                       : move_at<pgn::Black>(pos, index);
+  if (m.is_none()) return std::nullopt;
+  return m;
 }
 
 bool is_legal(const pgn::Position& pos, pgn::Move m) {
