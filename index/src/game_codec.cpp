@@ -157,9 +157,9 @@ class Decoder {
 
   // The whole game, or with `header_only` its result and tags alone.
   std::expected<pgn::GameRecord, Status> game(bool header_only = false);
-  // decode_main_line_until.
-  std::expected<std::optional<PlyMove>, Status> main_line_until(
-      const std::function<MainLineVisit(const pgn::Position&)>& visit);
+  // decode_main_line_until; `visit(position, ply)`.
+  template <class Visit>
+  std::expected<std::optional<PlyMove>, Status> main_line_until(const Visit& visit);
 
  private:
   // Steps over a move's bytes without finding the move.
@@ -281,8 +281,8 @@ bool Decoder::skip_line(int depth) {
   return true;
 }
 
-std::expected<std::optional<PlyMove>, Status> Decoder::main_line_until(
-    const std::function<MainLineVisit(const pgn::Position&)>& visit) {
+template <class Visit>
+std::expected<std::optional<PlyMove>, Status> Decoder::main_line_until(const Visit& visit) {
   auto corrupt = [] {
     return std::unexpected(Status::error(Status::Code::Corruption, "stored game: bad move data"));
   };
@@ -308,14 +308,14 @@ std::expected<std::optional<PlyMove>, Status> Decoder::main_line_until(
     if (annotated && !byte(first)) return corrupt();
     pgn::Move m;
     if (!move(pos, first, m)) return corrupt();
-    if (const MainLineVisit v = visit(pos); v != MainLineVisit::Next) {
+    if (const MainLineVisit v = visit(pos, unsigned(ply)); v != MainLineVisit::Next) {
       if (v == MainLineVisit::Found) return PlyMove{ply, m};
       return std::nullopt;
     }
     if (annotated && !skip_annotations(0)) return corrupt();
     pos.play_or_pass(m);
   }
-  if (visit(pos) == MainLineVisit::Found) return PlyMove{count, pgn::Move::none()};
+  if (visit(pos, unsigned(count)) == MainLineVisit::Found) return PlyMove{count, pgn::Move::none()};
   return std::nullopt;
 }
 
@@ -364,14 +364,16 @@ std::expected<pgn::GameRecord, Status> Decoder::game(bool header_only) {
 
 std::expected<std::optional<PlyMove>, Status> decode_main_line_until(std::string_view bytes,
                                                                      pgn::Key key) {
-  return Decoder(bytes).main_line_until([key](const pgn::Position& pos) {
+  return Decoder(bytes).main_line_until([key](const pgn::Position& pos, unsigned) {
     return pgn::repetition_key(pos) == key ? MainLineVisit::Found : MainLineVisit::Next;
   });
 }
 
-std::expected<std::optional<PlyMove>, Status> decode_main_line_until(
-    std::string_view bytes, const std::function<MainLineVisit(const pgn::Position&)>& visit) {
-  return Decoder(bytes).main_line_until(visit);
+std::expected<std::optional<PlyMove>, Status> decode_main_line_until(std::string_view bytes,
+                                                                     const MainLineVisitor& visit,
+                                                                     std::size_t game) {
+  return Decoder(bytes).main_line_until(
+      [&visit, game](const pgn::Position& pos, unsigned ply) { return visit(game, pos, ply); });
 }
 
 void encode_game(const pgn::GameRecord& game, std::string& out,

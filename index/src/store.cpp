@@ -2211,16 +2211,8 @@ std::expected<std::optional<PlyMove>, Status> Store::main_line_at(std::uint32_t 
   return decode_main_line_until(*bytes, key);
 }
 
-std::expected<std::optional<PlyMove>, Status> Store::main_line_at(
-    std::uint32_t id, const std::function<MainLineVisit(const pgn::Position&)>& visit) const {
-  auto bytes = impl_->read_game(id);
-  if (!bytes) return std::unexpected(bytes.error());
-  return decode_main_line_until(*bytes, visit);
-}
-
 Status Store::for_each_main_line(
-    std::span<const std::uint32_t> ids,
-    const std::function<MainLineVisit(const pgn::Position&)>& visit,
+    std::span<const std::uint32_t> ids, const MainLineVisitor& visit,
     const std::function<void(std::size_t, const std::optional<PlyMove>&)>& each) const {
   // One iterator, stepping to a near game rather than seeking: a pattern search reads most
   // games, in id order.
@@ -2241,7 +2233,7 @@ Status Store::for_each_main_line(
       if (!it->status().ok()) return from_rocksdb(it->status(), "reading the games");
       return Status::error(Status::Code::NotFound, pgn::cat("no game ", id));
     }
-    auto found = decode_main_line_until(it->value().ToStringView(), visit);
+    auto found = decode_main_line_until(it->value().ToStringView(), visit, i);
     if (!found) return found.error();
     each(i, *found);
   }

@@ -396,24 +396,29 @@ bool Search::passes(std::uint32_t id, const index::SearchFacts& s) const {
   return true;
 }
 
-bool Search::pattern_may_match(const pgn::MaterialHistory& h) const {
-  // Some run holds as many pieces as the pattern names.
-  const auto may = [&](const pgn::FenPattern& p) {
-    for (const auto& run : h.runs) {
-      bool enough = true;
+std::optional<unsigned> Search::pattern_hope_until(const pgn::MaterialHistory& h) const {
+  // The last position of the last run holding as many pieces as a pattern names (the final
+  // position, with no move played from it, for the last run).
+  std::optional<unsigned> until;
+  for (std::size_t i = 0; i < h.runs.size(); ++i) {
+    const auto enough = [&](const pgn::FenPattern& p) {
       for (pgn::Color c : {pgn::White, pgn::Black})
-        for (int t = 0; t < 5 && enough; ++t)
-          enough = run.balance.count[c][t] >= p.min_pieces(c, pgn::PieceType(pgn::Pawn + t));
-      if (enough) return true;
-    }
-    return false;
-  };
-  return may(*filters_.pattern) || (inverted_ && may(*inverted_));
+        for (int t = 0; t < 5; ++t)
+          if (h.runs[i].balance.count[c][t] < p.min_pieces(c, pgn::PieceType(pgn::Pawn + t)))
+            return false;
+      return true;
+    };
+    if (enough(*filters_.pattern) || (inverted_ && enough(*inverted_)))
+      until = i + 1 < h.runs.size() ? h.runs[i + 1].ply - 1u : h.plies;
+  }
+  return until;
 }
 
 Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
   Ids kept;
   plies.clear();
+  // For a pattern, each kept game's last ply with the pieces it names: its replay stops there.
+  std::vector<std::uint16_t> hope_until;
   Status s = store_->for_each_material(ids, [&](std::uint32_t id, const pgn::MaterialHistory& h) {
     std::optional<unsigned> ply = 0;
     if (filters_.material)
@@ -428,10 +433,14 @@ Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
       else if (!filters_.material)
         ply = h.runs.back().ply;
     }
-    if (ply && (!filters_.pattern || pattern_may_match(h))) {
-      kept.push_back(id);
-      plies.push_back(*ply);
+    if (!ply) return true;
+    if (filters_.pattern) {
+      const std::optional<unsigned> until = pattern_hope_until(h);
+      if (!until) return true;
+      hope_until.push_back(std::uint16_t(*until));
     }
+    kept.push_back(id);
+    plies.push_back(*ply);
     return true;
   });
   if (!s.is_ok()) return s;
@@ -457,8 +466,11 @@ Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
       }
       needs.push_back(n);
     }
-    // Found at the first position a pattern matches; given up once every pattern is hopeless.
-    const auto visit = [&](const pgn::Position& pos) {
+    // Found at the first position a pattern matches; given up once every pattern is hopeless:
+    // the pieces it names are gone for good (the game's material history says from which ply),
+    // or a pawn it needs has left home or fallen.
+    const auto visit = [&](std::size_t game, const pgn::Position& pos, unsigned ply) {
+      if (ply > hope_until[game]) return index::MainLineVisit::GiveUp;
       bool hope = false;
       for (const Needs& n : needs) {
         bool hopeless = false;
@@ -480,11 +492,14 @@ Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
     auto work = [&](unsigned part) {
       const std::size_t half = kept.size() / 2, from = part ? half : 0,
                         to = part ? kept.size() : half;
-      failed[part] =
-          store_->for_each_main_line(std::span(kept).subspan(from, to - from), visit,
-                                     [&](std::size_t i, const std::optional<index::PlyMove>& at) {
-                                       if (at) found[from + i] = unsigned(at->ply);
-                                     });
+      failed[part] = store_->for_each_main_line(
+          std::span(kept).subspan(from, to - from),
+          [&](std::size_t i, const pgn::Position& pos, unsigned ply) {
+            return visit(from + i, pos, ply);
+          },
+          [&](std::size_t i, const std::optional<index::PlyMove>& at) {
+            if (at) found[from + i] = unsigned(at->ply);
+          });
     };
     if (kept.size() > 64) {
       std::thread other(work, 1);

@@ -95,10 +95,13 @@ struct PlyMove {
 [[nodiscard]] std::expected<std::optional<PlyMove>, Status> decode_main_line_until(
     std::string_view bytes, pgn::Key key);
 // The same, stopping at the first main-line position `visit` says is Found, or giving up (nothing)
-// at one it says no later position can be.
+// at one it says no later position can be. `visit` gets `game` (which game this is, for a caller
+// visiting many), each position, and the plies played to reach it.
 enum class MainLineVisit { Next, Found, GiveUp };
+using MainLineVisitor =
+    std::function<MainLineVisit(std::size_t game, const pgn::Position&, unsigned ply)>;
 [[nodiscard]] std::expected<std::optional<PlyMove>, Status> decode_main_line_until(
-    std::string_view bytes, const std::function<MainLineVisit(const pgn::Position&)>& visit);
+    std::string_view bytes, const MainLineVisitor& visit, std::size_t game = 0);
 
 // Reads only the tags and the result of a stored game (no move is replayed): for listings and
 // statistics over many games.

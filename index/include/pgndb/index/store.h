@@ -205,15 +205,11 @@ class Store {
   // far (decode_main_line_until).
   [[nodiscard]] std::expected<std::optional<PlyMove>, Status> main_line_at(std::uint32_t id,
                                                                            pgn::Key key) const;
-  // The first ply at which the main line of game `id` stands in a position `visit` finds
-  // (decode_main_line_until).
-  [[nodiscard]] std::expected<std::optional<PlyMove>, Status> main_line_at(
-      std::uint32_t id, const std::function<MainLineVisit(const pgn::Position&)>& visit) const;
-  // main_line_at for each game of `ids` (ascending), read in one pass over the games: `each`
-  // gets the index of the id in `ids` and what was found.
+  // For each game of `ids` (ascending), read in one pass over the games, the first ply at which
+  // its main line stands in a position `visit` finds (decode_main_line_until; `visit` also gets
+  // the index of the game's id in `ids`); `each` gets that index and what was found.
   [[nodiscard]] Status for_each_main_line(
-      std::span<const std::uint32_t> ids,
-      const std::function<MainLineVisit(const pgn::Position&)>& visit,
+      std::span<const std::uint32_t> ids, const MainLineVisitor& visit,
       const std::function<void(std::size_t, const std::optional<PlyMove>&)>& each) const;
   // The tags and result of game `id`, without its moves.
   [[nodiscard]] std::expected<pgn::GameRecord, Status> game_header(std::uint32_t id) const;
