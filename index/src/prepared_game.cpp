@@ -162,17 +162,28 @@ pgn::MaterialHistory material_of(const pgn::GameRecord& game) {
 }
 
 void add_material_values(const pgn::MaterialHistory& history, std::vector<std::string>& values) {
-  const std::size_t first = values.size();
+  // The values as numbers (their bytes big-endian) first: sorting a game's dozen as strings
+  // was a percent of an import.
+  thread_local std::vector<std::uint64_t> numbers;
+  numbers.clear();
+  std::string bytes;
   for (std::size_t i = 0; i < history.runs.size(); ++i) {
     // No move played from it, and not the final balance: no search can match it.
     if (!history.length(i) && i + 1 != history.runs.size()) continue;
-    std::string value(1, char(metadata::Material));
-    material::put_balance(value, history.runs[i].balance);
-    values.push_back(std::move(value));
+    bytes.clear();
+    material::put_balance(bytes, history.runs[i].balance);
+    std::uint64_t number = 0;
+    for (char c : bytes) number = number << 8 | std::uint8_t(c);
+    numbers.push_back(number);
   }
   // A game may come back to a balance (rarely): its list holds the game once.
-  std::sort(values.begin() + std::ptrdiff_t(first), values.end());
-  values.erase(std::unique(values.begin() + std::ptrdiff_t(first), values.end()), values.end());
+  std::sort(numbers.begin(), numbers.end());
+  numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+  for (std::uint64_t number : numbers) {
+    std::string& value = values.emplace_back(1, char(metadata::Material));
+    for (std::size_t byte = material::balance_size; byte-- > 0;)
+      value += char(number >> (8 * byte));
+  }
 }
 
 PreparedGame prepare_game(const pgn::GameRecord& game, const PlayedMoves* played,

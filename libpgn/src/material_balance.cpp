@@ -22,21 +22,14 @@ void MaterialTracker::start(const Position& position) {
   pawns_ = popcount(position.pieces(Pawn));
 }
 
-void MaterialTracker::played(const Position& after) {
-  // The plies are counted to 65,535, as a game's summary counts them; later moves are not
-  // followed (no game is that long but one of null moves).
-  if (history_.plies == 65535) return;
-  ++history_.plies;
+void MaterialTracker::changed(const Position& after, int pieces, int pawns) {
   // Only a capture (a piece fewer) or a promotion (a pawn fewer) changes the material: two
-  // counts decide before the ten are made.
-  const int pieces = popcount(after.occupied()), pawns = popcount(after.pieces(Pawn));
-  if (pieces != pieces_ || pawns != pawns_) {
-    pieces_ = pieces;
-    pawns_ = pawns;
-    const MaterialBalance balance = MaterialBalance::of(after);
-    if (!(balance == history_.runs.back().balance))
-      history_.runs.push_back({history_.plies, balance});
-  }
+  // counts decided (played()) before the ten are made.
+  pieces_ = pieces;
+  pawns_ = pawns;
+  const MaterialBalance balance = MaterialBalance::of(after);
+  if (!(balance == history_.runs.back().balance))
+    history_.runs.push_back({history_.plies, balance});
 }
 
 }  // namespace pgn

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "pgn/bitboard.h"
 #include "pgn/position.h"
 
 namespace pgn {
@@ -56,11 +57,22 @@ struct MaterialHistory {
 class MaterialTracker {
  public:
   void start(const Position& position);
-  void played(const Position& after);
+  // Called at every ply of every game imported, so the usual case (no capture, no promotion:
+  // the numbers of pieces and of pawns unchanged) is decided here, inline.
+  void played(const Position& after) {
+    // The plies are counted to 65,535, as a game's summary counts them; later moves are not
+    // followed (no game is that long but one of null moves).
+    if (history_.plies == 65535) return;
+    ++history_.plies;
+    const int pieces = popcount(after.occupied()), pawns = popcount(after.pieces(Pawn));
+    if (pieces != pieces_ || pawns != pawns_) changed(after, pieces, pawns);
+  }
   [[nodiscard]] const MaterialHistory& history() const { return history_; }
   [[nodiscard]] MaterialHistory take() { return std::move(history_); }
 
  private:
+  void changed(const Position& after, int pieces, int pawns);
+
   MaterialHistory history_;
   int pieces_ = 0, pawns_ = 0;  // on the board at the last position
 };
