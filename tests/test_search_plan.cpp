@@ -136,6 +136,21 @@ TEST_CASE("a sorted search examines every candidate before the first game") {
   CHECK(plan.passed == given);
 }
 
+TEST_CASE(
+    "a sorted material or pattern search counts each candidate once, and passes what it gives") {
+  for (bool pattern : {false, true}) {
+    INFO((pattern ? "pattern" : "material"));
+    std::uint64_t given = 0;
+    FilterText text;
+    (pattern ? text.pattern : text.material) = pattern ? "*/*/*/*/4P3/*/*/*" : "r+p* r=p#";
+    const Plan plan = run(text, given, pgndb::query::Order::DateDescending);
+    CHECK(plan.examined == plan.candidates);
+    CHECK(plan.passed == given);
+    CHECK(given > 0);
+    CHECK(given < plan.candidates);
+  }
+}
+
 namespace {
 
 // Six corpus files imported by three imports in batches of 150: several generations.

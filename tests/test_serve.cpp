@@ -345,17 +345,26 @@ TEST_CASE("/api/find and /api/export give the games find and export give") {
       {"player=Tal", "--player Tal"},
       {"moves=d4&min-elo=2000", "--moves d4 --min-elo 2000"},
       {"date=2015..2020&result=1-0", "--date 2015..2020 --result 1-0"},
+      // A material and a pattern search also give the ply where each game matched.
+      {"material=r%2Bp*+r=p%23", "--material 'r+p* r=p#'"},
+      {"pattern=*/*/*/*/4P3/*/*/*", "--pattern '*/*/*/*/4P3/*/*/*'"},
   };
   for (const Case& c : cases) {
     INFO(c.query);
     auto listed = run_command(cli + " " + c.options + " --format json");
     REQUIRE(listed.exit_code == 0);
     std::vector<unsigned> ids;
+    std::vector<int> match_plies;  // -1 where a game has none
     std::istringstream lines(listed.out);
-    for (std::string line; std::getline(lines, line);) ids.push_back(json::parse(line)["id"]);
+    for (std::string line; std::getline(lines, line);) {
+      const json g = json::parse(line);
+      ids.push_back(g["id"]);
+      match_plies.push_back(g.value("match_ply", -1));
+    }
     REQUIRE(ids.size() >= 3);
     // Page by page, two at a time.
     std::vector<unsigned> paged;
+    std::vector<int> paged_plies;
     json page;
     unsigned offset = 0;
     do {
@@ -363,10 +372,17 @@ TEST_CASE("/api/find and /api/export give the games find and export give") {
           server.get("/api/find?" + c.query + "&limit=2&count=1&offset=" + std::to_string(offset))
               .json();
       CHECK(page["total"] == ids.size());
-      for (const auto& g : page["games"]) paged.push_back(g["id"]);
+      for (const auto& g : page["games"]) {
+        paged.push_back(g["id"]);
+        paged_plies.push_back(g.value("match_ply", -1));
+      }
       if (!page["next_offset"].is_null()) offset = page["next_offset"];
     } while (!page["next_offset"].is_null());
     CHECK(paged == ids);
+    CHECK(paged_plies == match_plies);
+    if (c.options.find("--material") != std::string::npos ||
+        c.options.find("--pattern") != std::string::npos)
+      CHECK(std::count(match_plies.begin(), match_plies.end(), -1) == 0);
 
     auto exported = run_command(std::string(PGNDB_BINARY) + " export --db " + quoted(tmp / "db") +
                                 " " + c.options);

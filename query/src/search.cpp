@@ -550,7 +550,9 @@ Status Search::sort(Order order) {
   });
   if (!s.is_ok()) return s;
   plan_.examined += ids.size();
-  plan_.passed += keyed.size();
+  // A search that confirms its games (material, pattern) counts them as passed once confirmed,
+  // in next(); the sorted candidates are not examined twice.
+  if (!confirm_) plan_.passed += keyed.size();
   std::sort(keyed.begin(), keyed.end());
   Ids sorted;
   sorted.reserve(keyed.size());
@@ -574,7 +576,7 @@ std::expected<std::optional<std::uint32_t>, Status> Search::next() {
       ready_ = std::move(chunk);
       continue;
     }
-    plan_.examined += chunk.size();
+    if (plan_.order.empty()) plan_.examined += chunk.size();  // sort() examined them
     ready_.clear();
     if (check_facts_) {
       // A winner's or a loser's colour needs the result and the game; the rest the facts alone.

@@ -502,6 +502,7 @@ Answer api_find(const index::Store& store, const Parameters& parameters) {
     if (!*id) break;
   }
   std::vector<std::uint32_t> ids;
+  std::vector<std::optional<unsigned>> match_plies;  // where a material or pattern search matched
   bool more = false;
   while (true) {
     auto id = search->next();
@@ -512,6 +513,7 @@ Answer api_find(const index::Store& store, const Parameters& parameters) {
       break;
     }
     ids.push_back(**id);
+    match_plies.push_back(search->match_ply());
   }
   // The page's summaries (endings, openings), in one pass over the family (ascending ids).
   std::vector<std::uint32_t> ascending = ids;
@@ -522,8 +524,10 @@ Answer api_find(const index::Store& store, const Parameters& parameters) {
           [&](std::uint32_t id, const index::GameSummary& summary) { summaries[id] = summary; });
       !s.is_ok())
     return std::unexpected(failed(s));
+  const bool matched = filters->material || filters->final_material || filters->pattern;
   Json games = Json::array();
-  for (const std::uint32_t id : ids) {
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const std::uint32_t id = ids[i];
     auto game = store.game_header(id);
     if (!game) return std::unexpected(failed(game.error()));
     const auto summary = summaries.find(id);
@@ -533,6 +537,7 @@ Answer api_find(const index::Store& store, const Parameters& parameters) {
       if (!at) return std::unexpected(failed(at.error()));
       g["ply"] = *at ? Json((*at)->ply) : Json(nullptr);
     }
+    if (matched) g["match_ply"] = match_plies[i].value_or(0);
     games.push_back(std::move(g));
   }
   out["offset"] = skip;
