@@ -248,6 +248,8 @@ TEST_CASE("a position alone reads its games as needed: the same games as replayi
   }
 }
 
+namespace {
+
 // The games of the samples whose replayed main line `accepts`, and the ply it gives for each.
 std::vector<std::pair<std::uint32_t, unsigned>> replayed_matches(
     const std::function<std::optional<unsigned>(const pgn::GameRecord&)>& accepts) {
@@ -278,6 +280,8 @@ std::vector<std::pair<std::uint32_t, unsigned>> searched(const FilterText& text,
   plan = search->plan();
   return out;
 }
+
+}  // namespace
 
 TEST_CASE("a material search reads the balances' lists, then the histories: what replaying gives") {
   for (const char* spec : {"r*p* r*p*", "KRPvKR", "q*r*b2n0p* q=r=b0n2p=", "p3- p3-"}) {

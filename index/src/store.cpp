@@ -80,7 +80,7 @@ constexpr std::string_view generations_key = "meta:position_generations";
 constexpr std::string_view variation_generations_key = "meta:variation_generations";
 
 // What each thread of a merge of position generations keeps of the summaries it reads
-// (SummaryReader): two threads merge side by side.
+// (GroupedReader): two threads merge side by side.
 constexpr std::size_t summary_cache_bytes = 48 << 20;
 
 std::string hash_key(std::uint64_t hash) {
@@ -220,18 +220,21 @@ rocksdb::ReadOptions bulk_read_options(bool fill_cache = false) {
   return options;
 }
 
-// Reads summaries by id, in ascending order of ids, through one iterator: the group holding
-// an id is found by stepping when it is near, by a seek otherwise. With a cache budget, the
+// Reads a family grouped by summary_group games (the summaries, the material histories) by id,
+// in ascending order of ids, through one iterator: the group holding an id is found by stepping
+// when it is near, by a seek otherwise. With a cache budget, the
 // groups read are kept (decompressed, up to that many bytes) for later passes: a merge resolves
 // its statistics in passes that each ask for games all over the import (a 1 M-game import's end
 // made 22 such passes, each decompressing nearly every block of summaries again: a third of its
 // merge's time).
-class SummaryReader {
+class GroupedReader {
  public:
   // `fill_cache`: the blocks read go into the block cache (StoreOptions::cache_game_data).
-  SummaryReader(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* family, std::size_t cache_bytes = 0,
+  GroupedReader(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* family, std::size_t cache_bytes = 0,
                 bool fill_cache = false)
-      : it_(db.NewIterator(bulk_read_options(fill_cache), family)), cache_budget_(cache_bytes) {}
+      : it_(db.NewIterator(bulk_read_options(fill_cache), family)),
+        it_family_(family->GetName()),
+        cache_budget_(cache_bytes) {}
 
   std::expected<GameSummary, Status> get(std::uint32_t id) {
     if (!(id >= first_ && id - first_ < entries_.size())) {
@@ -268,7 +271,7 @@ class SummaryReader {
       for (;;) {
         it_->Next();
         if (!it_->Valid()) {
-          if (!it_->status().ok()) return from_rocksdb(it_->status(), "reading summaries");
+          if (!it_->status().ok()) return from_rocksdb(it_->status(), "reading " + it_family_);
           it_->SeekToLast();
           break;
         }
@@ -283,7 +286,8 @@ class SummaryReader {
     }
     entries_.clear();
     if (!it_->Valid())
-      return it_->status().ok() ? Status::ok() : from_rocksdb(it_->status(), "reading summaries");
+      return it_->status().ok() ? Status::ok()
+                                : from_rocksdb(it_->status(), "reading " + it_family_);
     it_first_ = group_start();
     const std::string_view value = it_->value().ToStringView();
     if (cache_used_ + value.size() <= cache_budget_) {
@@ -313,6 +317,7 @@ class SummaryReader {
   std::uint32_t group_start() const { return game_of_key(it_->key().ToStringView()); }
 
   std::unique_ptr<rocksdb::Iterator> it_;
+  std::string it_family_;       // its family's name, for errors
   std::uint32_t it_first_ = 0;  // the id that starts the group the iterator stands at
   std::uint32_t first_ = 0;     // the id of entries_[0]
   std::vector<std::string_view> entries_;
@@ -960,7 +965,7 @@ struct Store::Impl {
       TableContent contents[FamilyCount];
       Status read = Status::ok();
       contents[Facts] = [this, &read](rocksdb::SstFileWriter& writer) {
-        SummaryReader summaries(*db, families[Summaries]);
+        GroupedReader summaries(*db, families[Summaries]);
         std::vector<SearchFacts> group;
         std::string value;
         rocksdb::Status s;
@@ -1406,7 +1411,7 @@ struct Store::Impl {
     positions::StatisticsCollector collector;
     // The games' summaries, for the statistics counted from games; kept across the passes
     // that resolve them (a 1 M-game import's are 30 MB).
-    SummaryReader summaries(*db, families[Summaries], summary_cache_bytes);
+    GroupedReader summaries(*db, families[Summaries], summary_cache_bytes);
     std::map<std::uint64_t, positions::Statistics> statistics;  // of the buckets not sealed yet
     std::map<std::uint64_t, std::string> sealed;
     std::vector<std::size_t> inputs;  // the input of each run added to the folder
@@ -1524,7 +1529,7 @@ struct Store::Impl {
 
   // Counts the games `collector` was asked for from their summaries (and games).
   static rocksdb::Status resolve_statistics(
-      positions::StatisticsCollector& collector, SummaryReader& summaries,
+      positions::StatisticsCollector& collector, GroupedReader& summaries,
       std::map<std::uint64_t, positions::Statistics>& statistics) {
     Status s =
         collector.resolve([&](std::uint32_t game) { return summaries.get(game); }, statistics);
@@ -2772,7 +2777,7 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_with_material(
 Status Store::for_each_material(
     const std::vector<std::uint32_t>& ids,
     const std::function<bool(std::uint32_t, const pgn::MaterialHistory&)>& each) const {
-  SummaryReader reader(*impl_->db, impl_->families[Materials], 0, impl_->cache_game_data);
+  GroupedReader reader(*impl_->db, impl_->families[Materials], 0, impl_->cache_game_data);
   pgn::MaterialHistory history;
   for (const std::uint32_t id : ids) {
     auto bytes = reader.entry(id);
@@ -2788,13 +2793,13 @@ Status Store::for_each_material(
 std::expected<GameSummary, Status> Store::summary(std::uint32_t id) const {
   if (id == 0 || id > impl_->games)
     return std::unexpected(Status::error(Status::Code::NotFound, pgn::cat("no game ", id)));
-  return SummaryReader(*impl_->db, impl_->families[Summaries], 0, impl_->cache_game_data).get(id);
+  return GroupedReader(*impl_->db, impl_->families[Summaries], 0, impl_->cache_game_data).get(id);
 }
 
 Status Store::for_each_summary(
     const std::vector<std::uint32_t>& ids,
     const std::function<void(std::uint32_t, const GameSummary&)>& each) const {
-  SummaryReader reader(*impl_->db, impl_->families[Summaries], 0, impl_->cache_game_data);
+  GroupedReader reader(*impl_->db, impl_->families[Summaries], 0, impl_->cache_game_data);
   for (const std::uint32_t id : ids) {
     auto summary = reader.get(id);
     if (!summary) return summary.error();

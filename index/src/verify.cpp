@@ -520,9 +520,9 @@ class Verifier {
 
   // The summaries (or the material histories, grouped alike) one game at a time, from their
   // groups (docs/storage.md, "Summaries").
-  class SummaryCursor {
+  class GroupedCursor {
    public:
-    explicit SummaryCursor(Verifier& v, Family family = Summaries)
+    explicit GroupedCursor(Verifier& v, Family family = Summaries)
         : v_(v), family_(family), groups_(v.iterator(family_name(family))) {
       advance();
     }
@@ -720,10 +720,10 @@ class Verifier {
   // pass), and the entries the digested families should hold, into `sink`.
   Status games_pass(Sink& sink) {
     auto it = iterator(family_name(Games));
-    SummaryCursor summaries(*this);
+    GroupedCursor summaries(*this);
     FactsCursor stored_facts(*this);
     IdCursor duplicates(iterator(family_name(Duplicates)));
-    SummaryCursor materials(*this, Materials);
+    GroupedCursor materials(*this, Materials);
     std::uint32_t dup_id = 0;
     std::string dup_value;
     bool dup_valid = false;
