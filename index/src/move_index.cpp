@@ -204,6 +204,15 @@ bool is_legal(const pgn::Position& pos, pgn::Move m) {
     return true;
   }
   const pgn::Square from = m.from(), to = m.to();
+  const bool king_moves = pgn::type_of(pos.piece_on(from)) == pgn::King;
+  // Out of check, a piece (not the king) that leaves a square on no line through its king
+  // uncovers no attack on it, unless it takes en passant (two pawns leave a rank): most moves,
+  // answered without looking up any attack.
+  if (!king_moves && !pos.in_check() && m.kind() != pgn::Move::EnPassant) {
+    const pgn::Square own_king = pos.king_square(us);
+    if (!((pgn::rook_rays(own_king) | pgn::bishop_rays(own_king)) & pgn::square_bb(from)))
+      return true;
+  }
   // Their pieces that stop attacking: the one taken (on `to`, or beside it en passant).
   pgn::Bitboard taken = pgn::square_bb(to);
   pgn::Bitboard occupied = (pos.occupied() & ~pgn::square_bb(from)) | pgn::square_bb(to);
@@ -213,7 +222,7 @@ bool is_legal(const pgn::Position& pos, pgn::Move m) {
     taken |= pawn;
     occupied &= ~pawn;
   }
-  const pgn::Square king = pgn::type_of(pos.piece_on(from)) == pgn::King ? to : pos.king_square(us);
+  const pgn::Square king = king_moves ? to : pos.king_square(us);
   return !(pos.attackers_to(king, occupied) & pos.pieces(~us) & ~taken);
 }
 
