@@ -118,19 +118,6 @@ pgn::Move move_from(const pgn::Position& pos, Square from, Bitboard targets, uns
   return pgn::Move(from, to);
 }
 
-// The move `index` among those of `pieces`, counted piece by piece; Move::none() when they have
-// fewer.
-pgn::Move move_among(const pgn::Position& pos, Bitboard pieces, unsigned index) {
-  while (pieces) {
-    const Square from = pgn::pop_lsb(pieces);
-    const Bitboard targets = targets_of(pos, from);
-    const unsigned count = unsigned(pgn::popcount(targets)) * (promotes(pos, from) ? 4 : 1);
-    if (index < count) return move_from(pos, from, targets, index);
-    index -= count;
-  }
-  return pgn::Move::none();
-}
-
 // The pawns' moves are counted in bulk, as pseudo_legal_index counts them: between two of the
 // other pieces (a handful), the pawns there are skipped with a few popcounts rather than one
 // target lookup each. Finding moves is most of replaying a stored game.
@@ -160,9 +147,23 @@ pgn::Move move_at(const pgn::Position& pos, unsigned index) {
     // The pawns below the next other piece (or all those left).
     const Square from = pieces ? pgn::lsb(pieces) : pgn::NoSquare;
     const Bitboard below = (pieces ? pgn::square_bb(from) - 1 : ~Bitboard(0)) & ~counted;
-    const unsigned n = pawn_moves(below);
-    if (index < n) return move_among(pos, pawns & below, index);
-    index -= n;
+    if (pawns & below) {
+      const unsigned n = pawn_moves(below);
+      if (index < n) {
+        // The pawn among these whose moves hold `index`, each counted from the sets above.
+        for (Bitboard among = pawns & below; among;) {
+          const Square pawn = pgn::pop_lsb(among);
+          const Bitboard bit = pgn::square_bb(pawn);
+          const unsigned moves =
+              unsigned(bool(push & bit) + bool(twice & bit) + bool(east & bit) + bool(west & bit)) *
+              (bit & seventh_rank ? 4 : 1);
+          if (index < moves) return move_from(pos, pawn, targets_of(pos, pawn), index);
+          index -= moves;
+        }
+        return pgn::Move::none();  // (not reached: the pawns' moves are n)
+      }
+      index -= n;
+    }
     if (!pieces) return pgn::Move::none();
     pieces &= pieces - 1;
     counted |= below | pgn::square_bb(from);

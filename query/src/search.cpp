@@ -396,29 +396,35 @@ bool Search::passes(std::uint32_t id, const index::SearchFacts& s) const {
   return true;
 }
 
-std::optional<unsigned> Search::pattern_hope_until(const pgn::MaterialHistory& h) const {
-  // The last position of the last run holding as many pieces as a pattern names (the final
-  // position, with no move played from it, for the last run).
-  std::optional<unsigned> until;
-  for (std::size_t i = 0; i < h.runs.size(); ++i) {
-    const auto enough = [&](const pgn::FenPattern& p) {
-      for (pgn::Color c : {pgn::White, pgn::Black})
-        for (int t = 0; t < 5; ++t)
-          if (h.runs[i].balance.count[c][t] < p.min_pieces(c, pgn::PieceType(pgn::Pawn + t)))
-            return false;
-      return true;
-    };
-    if (enough(*filters_.pattern) || (inverted_ && enough(*inverted_)))
-      until = i + 1 < h.runs.size() ? h.runs[i + 1].ply - 1u : h.plies;
-  }
-  return until;
-}
-
 Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
   Ids kept;
   plies.clear();
   // For a pattern, each kept game's last ply with the pieces it names: its replay stops there.
   std::vector<std::uint16_t> hope_until;
+  // The pieces each pattern (and its inversion) names, by colour and kind, taken once.
+  using Minimum = std::array<std::array<unsigned, 5>, 2>;
+  std::vector<Minimum> minimums;
+  for (const pgn::FenPattern* p :
+       {filters_.pattern.get(), inverted_ ? &std::as_const(*inverted_) : nullptr}) {
+    if (!p) continue;
+    Minimum& m = minimums.emplace_back();
+    for (pgn::Color c : {pgn::White, pgn::Black})
+      for (int t = 0; t < 5; ++t) m[c][t] = p->min_pieces(c, pgn::PieceType(pgn::Pawn + t));
+  }
+  // The last position of the last run holding as many pieces as a pattern names (the final
+  // position, with no move played from it, for the last run); nothing when no run does.
+  const auto hope_of = [&](const pgn::MaterialHistory& h) -> std::optional<unsigned> {
+    for (std::size_t i = h.runs.size(); i-- > 0;) {
+      const auto& count = h.runs[i].balance.count;
+      for (const Minimum& m : minimums) {
+        bool enough = true;
+        for (pgn::Color c : {pgn::White, pgn::Black})
+          for (int t = 0; t < 5; ++t) enough &= count[c][t] >= m[c][t];
+        if (enough) return i + 1 < h.runs.size() ? h.runs[i + 1].ply - 1u : h.plies;
+      }
+    }
+    return std::nullopt;
+  };
   Status s = store_->for_each_material(ids, [&](std::uint32_t id, const pgn::MaterialHistory& h) {
     std::optional<unsigned> ply = 0;
     if (filters_.material)
@@ -435,7 +441,7 @@ Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
     }
     if (!ply) return true;
     if (filters_.pattern) {
-      const std::optional<unsigned> until = pattern_hope_until(h);
+      const std::optional<unsigned> until = hope_of(h);
       if (!until) return true;
       hope_until.push_back(std::uint16_t(*until));
     }

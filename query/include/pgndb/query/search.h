@@ -77,9 +77,6 @@ class Search {
   // Keeps the games of `ids` whose material and boards pass (--material, --pattern), each with
   // its match's ply in `plies`.
   [[nodiscard]] index::Status confirm(Ids& ids, std::vector<unsigned>& plies);
-  // The last ply at which the material history allows a board the pattern (or its inversion)
-  // matches, holding as many pieces as it names; nothing when no ply does.
-  std::optional<unsigned> pattern_hope_until(const pgn::MaterialHistory& history) const;
 
   const index::Store* store_;
   Filters filters_;
