@@ -401,25 +401,33 @@ Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
   plies.clear();
   // For a pattern, each kept game's last ply with the pieces it names: its replay stops there.
   std::vector<std::uint16_t> hope_until;
-  // The pieces each pattern (and its inversion) names, by colour and kind, taken once.
-  using Minimum = std::array<std::array<unsigned, 5>, 2>;
-  std::vector<Minimum> minimums;
+  // What each pattern (and its inversion) needs that never comes back once gone, taken from it
+  // once rather than at every run or position: the pieces it names, by colour and kind (pawns
+  // first), and its pawns on their home squares.
+  struct Needs {
+    const pgn::FenPattern* pattern;
+    std::array<std::array<unsigned, 5>, 2> pieces;
+    pgn::Bitboard home_pawns[2];
+  };
+  std::vector<Needs> needs;
   for (const pgn::FenPattern* p :
        {filters_.pattern.get(), inverted_ ? &std::as_const(*inverted_) : nullptr}) {
     if (!p) continue;
-    Minimum& m = minimums.emplace_back();
-    for (pgn::Color c : {pgn::White, pgn::Black})
-      for (int t = 0; t < 5; ++t) m[c][t] = p->min_pieces(c, pgn::PieceType(pgn::Pawn + t));
+    Needs& n = needs.emplace_back(Needs{p, {}, {}});
+    for (pgn::Color c : {pgn::White, pgn::Black}) {
+      for (int t = 0; t < 5; ++t) n.pieces[c][t] = p->min_pieces(c, pgn::PieceType(pgn::Pawn + t));
+      n.home_pawns[c] = p->required(c, pgn::Pawn) & pgn::rank_bb(c == pgn::White ? 1 : 6);
+    }
   }
   // The last position of the last run holding as many pieces as a pattern names (the final
   // position, with no move played from it, for the last run); nothing when no run does.
   const auto hope_of = [&](const pgn::MaterialHistory& h) -> std::optional<unsigned> {
     for (std::size_t i = h.runs.size(); i-- > 0;) {
       const auto& count = h.runs[i].balance.count;
-      for (const Minimum& m : minimums) {
+      for (const Needs& n : needs) {
         bool enough = true;
         for (pgn::Color c : {pgn::White, pgn::Black})
-          for (int t = 0; t < 5; ++t) enough &= count[c][t] >= m[c][t];
+          for (int t = 0; t < 5; ++t) enough &= count[c][t] >= n.pieces[c][t];
         if (enough) return i + 1 < h.runs.size() ? h.runs[i + 1].ply - 1u : h.plies;
       }
     }
@@ -452,26 +460,8 @@ Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
   if (!s.is_ok()) return s;
   if (filters_.pattern) {
     const auto to_move = filters_.to_move;
-    // A pattern's hope: the pawns it needs at home still there (they never come back), and as
-    // many pawns as it names (their number only falls).
-    // What each pattern needs that never comes back once gone, taken from the pattern once
-    // rather than at every position: its pawns on their home squares, and as many pawns.
-    struct Needs {
-      const pgn::FenPattern* pattern;
-      pgn::Bitboard home_pawns[2];
-      unsigned pawns[2];
-    };
-    std::vector<Needs> needs;
-    for (const pgn::FenPattern* p :
-         {filters_.pattern.get(), inverted_ ? &std::as_const(*inverted_) : nullptr}) {
-      if (!p) continue;
-      Needs n{p, {}, {}};
-      for (pgn::Color c : {pgn::White, pgn::Black}) {
-        n.home_pawns[c] = p->required(c, pgn::Pawn) & pgn::rank_bb(c == pgn::White ? 1 : 6);
-        n.pawns[c] = p->min_pieces(c, pgn::Pawn);
-      }
-      needs.push_back(n);
-    }
+    // A pattern's hope at each position: the pawns it needs at home still there (they never
+    // come back), and as many pawns as it names (their number only falls).
     // Found at the first position a pattern matches; given up once every pattern is hopeless:
     // the pieces it names are gone for good (the game's material history says from which ply),
     // or a pawn it needs has left home or fallen.
@@ -482,7 +472,7 @@ Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
         bool hopeless = false;
         for (pgn::Color c : {pgn::White, pgn::Black}) {
           const pgn::Bitboard pawns = pos.pieces(c, pgn::Pawn);
-          hopeless |= (n.home_pawns[c] & ~pawns) || unsigned(pgn::popcount(pawns)) < n.pawns[c];
+          hopeless |= (n.home_pawns[c] & ~pawns) || unsigned(pgn::popcount(pawns)) < n.pieces[c][0];
         }
         if (hopeless) continue;
         hope = true;
