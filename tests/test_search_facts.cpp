@@ -869,8 +869,8 @@ TEST_CASE("a batch's lists come in key order, across an epoch's end") {
                                             std::string("pb\0\x01", 4), std::string("sz\0", 3)};
     for (std::uint32_t id = first; id < first + 100'000; ++id)
       by_value[names[random() % names.size()]].push_back(id);
-    std::vector<const std::pair<const std::string, std::vector<std::uint32_t>>*> values;
-    for (const auto& entry : by_value) values.push_back(&entry);
+    std::vector<postings::ValueList> values;
+    for (const auto& [value, ids] : by_value) values.push_back({value, ids});
     std::vector<std::string> keys;
     std::map<std::string, std::vector<std::uint32_t>> listed;
     postings::for_each_list(values,

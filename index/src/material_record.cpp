@@ -1,21 +1,35 @@
 #include "material_record.h"
 
+#include <array>
+#include <bit>
+
 #include "bytes.h"
+#include "metadata_keys.h"
 
 namespace pgndb::index::material {
 
-void put_balance(std::string& out, const pgn::MaterialBalance& b) {
-  const auto pair = [](unsigned high, unsigned low) { return char(high << 4 | (low & 15)); };
+std::uint64_t packed(const pgn::MaterialBalance& b) {
+  const auto pair = [](unsigned high, unsigned low) {
+    return std::uint64_t(high << 4 | (low & 15));
+  };
   using pgn::Black;
   using pgn::White;
   const auto& w = b.count[White];
   const auto& k = b.count[Black];
   // Counts by piece - Pawn: 0 P, 1 N, 2 B, 3 R, 4 Q.
-  out += pair(w[4], w[3]);
-  out += pair(w[2], w[1]);
-  out += pair(k[4], k[3]);
-  out += pair(k[2], k[1]);
-  out += pair(w[0], k[0]);
+  return pair(w[4], w[3]) << 32 | pair(w[2], w[1]) << 24 | pair(k[4], k[3]) << 16 |
+         pair(k[2], k[1]) << 8 | pair(w[0], k[0]);
+}
+
+void put_balance(std::string& out, const pgn::MaterialBalance& b) {
+  const std::uint64_t number = packed(b);
+  for (std::size_t byte = balance_size; byte-- > 0;) out += char(number >> (8 * byte));
+}
+
+std::string value_of_packed(std::uint64_t number) {
+  std::string value(1, char(metadata::Material));
+  for (std::size_t byte = balance_size; byte-- > 0;) value += char(number >> (8 * byte));
+  return value;
 }
 
 std::optional<pgn::MaterialBalance> balance_of(std::string_view bytes) {
@@ -37,33 +51,34 @@ constexpr unsigned promotions = 5;  // the first promotion's code
 // The side that played ply `ply` (1-based) of a game whose first mover is `first`.
 pgn::Color mover(unsigned ply, pgn::Color first) { return ply % 2 ? first : ~first; }
 
-// The code of the change from `before` to `after` made by `side`, or nothing when no move makes it.
+// A side's five counts as one number, a kind a byte (Pawn lowest). Counts are at most 15, so
+// the difference of two such numbers tells each kind's difference: written as a sum of
+// c * 256^kind with every |c| <= 15, an integer has one way only.
+std::int64_t counts_of(const std::array<std::uint8_t, 5>& c) {
+  return std::int64_t(c[0]) | std::int64_t(c[1]) << 8 | std::int64_t(c[2]) << 16 |
+         std::int64_t(c[3]) << 24 | std::int64_t(c[4]) << 32;
+}
+
+// The kind k when `d` is 256^k, k < 5; -1 otherwise.
+int kind_of_power(std::int64_t d) {
+  if (d <= 0 || (d & (d - 1))) return -1;
+  const int bit = std::countr_zero(std::uint64_t(d));
+  return bit % 8 == 0 && bit / 8 < 5 ? bit / 8 : -1;
+}
+
+// The code of the change from `before` to `after` made by `side`, or nothing when no move makes
+// it: the opponent has one piece fewer or none, and `side` has the same pieces or one pawn fewer
+// and one piece more (a promotion, which takes no pawn). Computed on each side's counts as one
+// number (an import encodes a run at each capture).
 std::optional<unsigned> change_code(const pgn::MaterialBalance& before,
                                     const pgn::MaterialBalance& after, pgn::Color side) {
-  const auto& mine0 = before.count[side];
-  const auto& mine1 = after.count[side];
-  const auto& theirs0 = before.count[~side];
-  const auto& theirs1 = after.count[~side];
-  int taken = -1;
-  for (int t = 0; t < 5; ++t) {
-    const int d = int(theirs1[t]) - int(theirs0[t]);
-    if (d == 0) continue;
-    if (d != -1 || taken >= 0) return std::nullopt;
-    taken = t;
-  }
-  int promoted = -1;
-  for (int t = 0; t < 5; ++t) {
-    const int d = int(mine1[t]) - int(mine0[t]);
-    if (d == 0) continue;
-    if (t == 0 ? d != -1 : (d != 1 || promoted >= 0)) return std::nullopt;
-    if (t) promoted = t;
-  }
-  const bool pawn_gone = mine1[0] + 1 == mine0[0];
-  if (promoted < 0) {
-    if (pawn_gone || taken < 0) return std::nullopt;
-    return unsigned(taken);
-  }
-  if (!pawn_gone || taken == 0) return std::nullopt;  // a promotion takes no pawn
+  const std::int64_t lost = counts_of(before.count[~side]) - counts_of(after.count[~side]);
+  const std::int64_t gained = counts_of(after.count[side]) - counts_of(before.count[side]);
+  const int taken = lost ? kind_of_power(lost) : -1;
+  if (lost && taken < 0) return std::nullopt;
+  if (gained == 0) return taken < 0 ? std::nullopt : std::optional<unsigned>(unsigned(taken));
+  const int promoted = kind_of_power(gained + 1);  // 256^promoted - 1: a pawn fewer, one more
+  if (promoted < 1 || taken == 0) return std::nullopt;
   return promotions + 5 * unsigned(promoted - 1) + unsigned(taken < 0 ? 0 : taken);
 }
 

@@ -28,6 +28,7 @@
 // of groups, and ZSTD's decompression was 40% of it; ZSTD saved a fifth of the bytes).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,6 +40,11 @@ namespace pgndb::index::material {
 inline constexpr std::size_t balance_size = 5;
 
 void put_balance(std::string& out, const pgn::MaterialBalance& balance);
+// A balance's 5 bytes as one number, big-endian (numbers sort as the bytes do): what an import
+// carries and sorts, as it does the positions' keys (store.cpp, batch_entry).
+[[nodiscard]] std::uint64_t packed(const pgn::MaterialBalance& balance);
+// The metadata value (without game id; metadata_keys.h, dimension 'm') of a packed balance.
+[[nodiscard]] std::string value_of_packed(std::uint64_t packed);
 // Nothing when `bytes` is not balance_size long.
 [[nodiscard]] std::optional<pgn::MaterialBalance> balance_of(std::string_view bytes);
 

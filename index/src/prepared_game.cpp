@@ -161,29 +161,16 @@ pgn::MaterialHistory material_of(const pgn::GameRecord& game) {
   return tracker.take();
 }
 
-void add_material_values(const pgn::MaterialHistory& history, std::vector<std::string>& values) {
-  // The values as numbers (their bytes big-endian) first: sorting a game's dozen as strings
-  // was a percent of an import.
-  thread_local std::vector<std::uint64_t> numbers;
-  numbers.clear();
-  std::string bytes;
+void material_values_of(const pgn::MaterialHistory& history, std::vector<std::uint64_t>& values) {
+  values.clear();
   for (std::size_t i = 0; i < history.runs.size(); ++i) {
     // No move played from it, and not the final balance: no search can match it.
-    if (!history.length(i) && i + 1 != history.runs.size()) continue;
-    bytes.clear();
-    material::put_balance(bytes, history.runs[i].balance);
-    std::uint64_t number = 0;
-    for (char c : bytes) number = number << 8 | std::uint8_t(c);
-    numbers.push_back(number);
+    if (history.length(i) || i + 1 == history.runs.size())
+      values.push_back(material::packed(history.runs[i].balance));
   }
   // A game may come back to a balance (rarely): its list holds the game once.
-  std::sort(numbers.begin(), numbers.end());
-  numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
-  for (std::uint64_t number : numbers) {
-    std::string& value = values.emplace_back(1, char(metadata::Material));
-    for (std::size_t byte = material::balance_size; byte-- > 0;)
-      value += char(number >> (8 * byte));
-  }
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
 }
 
 PreparedGame prepare_game(const pgn::GameRecord& game, const PlayedMoves* played,
@@ -217,14 +204,14 @@ PreparedGame prepare_game(const pgn::GameRecord& game, const PlayedMoves* played
   thread_local std::vector<std::string> keys;
   keys.clear();
   add_metadata(game, keys);
-  if (material && !material->runs.empty()) {
-    add_material_values(*material, keys);
-    material::encode_history(*material, prepared.material);
-  } else {
-    const pgn::MaterialHistory history = material_of(game);
-    add_material_values(history, keys);
+  const auto add_material = [&prepared](const pgn::MaterialHistory& history) {
+    material_values_of(history, prepared.material_values);
     material::encode_history(history, prepared.material);
-  }
+  };
+  if (material && !material->runs.empty())
+    add_material(*material);
+  else
+    add_material(material_of(game));
   std::size_t size = 0;
   for (const std::string& key : keys) size += key.size() + 2;
   prepared.metadata.reserve(size);

@@ -37,6 +37,7 @@
 #include "column_families.h"
 #include "fact_group.h"
 #include "game_facts.h"
+#include "group_by_key.h"
 #include "huge_pages.h"
 #include "log_file.h"
 #include "material_record.h"
@@ -528,7 +529,7 @@ using TableContent = std::function<rocksdb::Status(rocksdb::SstFileWriter&)>;
 // The lists of values (each an entry: its value key and the ascending ids of its games; the
 // entries ascending by value key) as merge operands of the postings family, one a value and
 // block (value_postings.h). `values` must outlive the content.
-using ValueLists = std::vector<const std::pair<const std::string, std::vector<std::uint32_t>>*>;
+using ValueLists = std::vector<postings::ValueList>;
 TableContent merged_lists(const ValueLists& values) {
   return [&values](rocksdb::SstFileWriter& writer) {
     std::string list;
@@ -922,7 +923,7 @@ struct Store::Impl {
         return s;
       };
       ValueLists lists;
-      for (const auto& entry : values) lists.push_back(&entry);
+      for (const auto& [value, ids] : values) lists.push_back({value, ids});
       if (!lists.empty()) contents[Postings] = merged_lists(lists);
       end_group();
       Status s = histories.empty() ? Status::ok() : ingest(contents);
@@ -932,7 +933,7 @@ struct Store::Impl {
       return s;
     };
     std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(bulk_read_options(), families[Games]));
-    std::vector<std::string> game_values;
+    std::vector<std::uint64_t> game_values;
     std::string encoded;
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       const std::uint32_t id = game_of_key(it->key().ToStringView());
@@ -946,9 +947,9 @@ struct Store::Impl {
       if (auto game = decode_game(it->value().ToStringView())) {
         const pgn::MaterialHistory history = material_of(*game);
         material::encode_history(history, encoded);
-        game_values.clear();
-        add_material_values(history, game_values);
-        for (auto& value : game_values) values[std::move(value)].push_back(id);
+        material_values_of(history, game_values);
+        for (std::uint64_t value : game_values)
+          values[material::value_of_packed(value)].push_back(id);
       }
       bytes::put_string(group, encoded);
       if (++in_part >= part && id % summary_group == summary_group - 1)
@@ -1773,8 +1774,8 @@ struct Store::Impl {
   template <class Values>
   std::expected<std::vector<std::string_view>, Status> new_names(const Values& values) const {
     std::vector<std::string_view> names;
-    for (const auto* value : values) {
-      const auto name = metadata::stored_name(value->first);
+    for (const postings::ValueList& value : values) {
+      const auto name = metadata::stored_name(value.key);
       if (!name) continue;
       if (names.empty() || names.back() != *name) names.push_back(*name);
     }
@@ -1843,11 +1844,11 @@ struct WriteBatch::Impl {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
   };
   std::unordered_map<std::string, std::vector<std::uint32_t>, ViewHash, std::equal_to<>> metadata;
-  // The material values (metadata 'm', a dozen a game) as batch entries (batch_entry: the
-  // value's 5 bytes over the game's place), sorted at commit and moved into `metadata`: hashed
-  // as strings they cost an import 5%, and hashed as numbers 2% (a map of a few hundred
-  // thousand lists, missed in cache at each insertion).
-  std::vector<std::uint64_t> material_values;
+  // The material values (metadata 'm', 17 a game on the corpus) as batch entries (batch_entry:
+  // the packed balance over the game's place), in place order, grouped at commit into their
+  // lists (group_by_key.h): a hash map of lists, with the values as strings, cost an import 5%,
+  // and with them as numbers 2% (each insertion missed in cache, and lists grew by copying).
+  LargeVector<std::uint64_t> material_values;
 };
 
 WriteBatch::WriteBatch(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -1900,13 +1901,9 @@ std::uint32_t WriteBatch::add_game(const PreparedGame& game, std::uint32_t dupli
     impl_->positions.push_back(batch_entry(positions::key40_of(key), place));
   for (pgn::Key key : game.variation_positions)
     impl_->variation_positions.push_back(batch_entry(positions::key40_of(key), place));
+  for (std::uint64_t balance : game.material_values)
+    impl_->material_values.push_back(batch_entry(balance, place));
   for_each_metadata_key(game.metadata, [&](std::string_view key) {
-    if (key.size() == 1 + material::balance_size && key[0] == metadata::Material) {
-      std::uint64_t number = 0;
-      for (char c : key.substr(1)) number = number << 8 | std::uint8_t(c);
-      impl_->material_values.push_back(batch_entry(number, place));
-      return;
-    }
     auto value = impl_->metadata.find(key);
     if (value == impl_->metadata.end())
       value = impl_->metadata.emplace(std::string(key), std::vector<std::uint32_t>()).first;
@@ -1947,6 +1944,8 @@ void WriteBatch::reserve(std::size_t bytes, std::size_t games) {
   // A history is a few dozen bytes: a sixteenth of what the games take is room enough.
   b.materials.reserve(bytes / 16, per_game(sizeof(std::size_t), 1));
   b.facts.reserve(per_game(sizeof(SearchFacts), 1));
+  // A game holds 17 balances on the corpus; the vector grows past that if it must.
+  b.material_values.reserve(per_game(sizeof(std::uint64_t), 20));
   b.opening_keys.reserve(per_game(sizeof(pgn::Key), Impl::opening_keys_per_game));
   b.opening_moves.reserve(per_game(sizeof(pgn::Move), GameSummary::opening_plies));
 }
@@ -2026,7 +2025,10 @@ Status WriteBatch::commit() {
   }
 
   // What the table files refer to is declared before them (TableFiles' contract).
-  std::vector<const std::pair<const std::string, std::vector<std::uint32_t>>*> values;
+  // The material values' lists, which `values` views (group_by_key.h).
+  KeyGroups balances;
+  std::vector<std::string> material_keys;
+  ValueLists values;
   std::uint32_t new_players = 0, new_name_count = 0;
   NewNames added;
   auto& counters = impl_->rows[Default];
@@ -2039,26 +2041,34 @@ Status WriteBatch::commit() {
   for (int f = 0; f < FamilyCount; ++f)
     if (!completed_below(f)) files.write(f, contents[f]);
 
-  // Metadata: each distinct value's keys in id order, values in key order.
-  {
-    static_assert(8 * material::balance_size == 40, "a material value fills a batch entry's key");
-    auto& entries = impl_->material_values;
-    sort_in_place(entries);
-    const std::uint32_t first = impl_->first_game();
-    for (auto i = entries.begin(); i != entries.end();) {
-      const std::uint64_t number = key40_of_entry(*i);
-      std::vector<std::uint32_t> ids;
-      for (; i != entries.end() && key40_of_entry(*i) == number; ++i)
-        ids.push_back(first + place_of_entry(*i));
-      std::string key(1, char(metadata::Material));
-      for (int byte = material::balance_size; byte-- > 0;) key += char(number >> (8 * byte));
-      impl_->metadata.emplace(std::move(key), std::move(ids));
-    }
-    entries.clear();
+  // Metadata: each distinct value's keys in id order, values in key order. The material values
+  // come in order from their batch entries grouped by value (group_by_key.h), and are one
+  // stretch of keys (dimension 'm'): they join the other values' sorted lists there, neither
+  // hashed as strings nor compared again.
+  static_assert(8 * material::balance_size == 40, "a material value fills a batch entry's key");
+  // add_game appends the entries in place order: each value's places come ascending.
+  balances = group_by_key(impl_->material_values, batch_game_bits);
+  impl_->material_values.clear();
+  for (std::uint32_t& place : balances.places) place += impl_->first_game();  // now the ids
+  material_keys.reserve(balances.keys.size());
+  for (const std::uint64_t balance : balances.keys)
+    material_keys.push_back(material::value_of_packed(balance));
+
+  values.reserve(impl_->metadata.size() + material_keys.size());
+  for (const auto& [value, ids] : impl_->metadata) values.push_back({value, ids});
+  std::sort(values.begin(), values.end(),
+            [](const auto& a, const auto& b) { return a.key < b.key; });
+  if (!material_keys.empty()) {
+    const auto at = std::partition_point(values.begin(), values.end(), [&](const auto& value) {
+      return value.key < material_keys.front();
+    });
+    const std::size_t offset = std::size_t(at - values.begin());
+    values.insert(at, material_keys.size(), postings::ValueList{});
+    const std::span<const std::uint32_t> ids(balances.places);
+    const auto& starts = balances.starts;
+    for (std::size_t i = 0; i < material_keys.size(); ++i)
+      values[offset + i] = {material_keys[i], ids.subspan(starts[i], starts[i + 1] - starts[i])};
   }
-  values.reserve(impl_->metadata.size());
-  for (const auto& entry : impl_->metadata) values.push_back(&entry);
-  std::sort(values.begin(), values.end(), [](auto* a, auto* b) { return a->first < b->first; });
   // The batch's games of each value and block, as one merge operand (value_postings.h: every
   // dimension is kept so since schema 15).
   if (!values.empty()) contents[Postings] = merged_lists(values);

@@ -66,22 +66,28 @@ struct Key {
 // Nothing when the bytes are not such a key (its epoch must be its block's).
 std::optional<Key> parse_key(std::string_view key);
 
-// Calls `emit(key, ids)` for every list of a batch, in key order: `values` are its values (each
-// an entry with `first`, the value key, and `second`, the ascending ids of its games), ascending
-// by value key; the lists come epoch by epoch (a batch may cross into the next), then value by
-// value, then block by block. A table file takes its keys in that order only.
-template <class Values, class Emit>
-void for_each_list(const Values& values, Emit&& emit) {
+// A value's games in a batch: its value key and their ascending ids. A view: the key and ids
+// stay their owner's (the batch's metadata map, its grouped material values).
+struct ValueList {
+  std::string_view key;
+  std::span<const std::uint32_t> ids;
+};
+
+// Calls `emit(key, ids)` for every list of a batch, in key order: `values` ascending by value
+// key; the lists come epoch by epoch (a batch may cross into the next), then value by value,
+// then block by block. A table file takes its keys in that order only.
+template <class Emit>
+void for_each_list(std::span<const ValueList> values, Emit&& emit) {
   constexpr int epoch_shift = block_bits + 16 - epoch_bits;  // an id's epoch: its top bits
   std::uint32_t first_epoch = ~0u, last_epoch = 0;
-  for (const auto& value : values) {
-    if (value->second.empty()) continue;
-    first_epoch = std::min(first_epoch, value->second.front() >> epoch_shift);
-    last_epoch = std::max(last_epoch, value->second.back() >> epoch_shift);
+  for (const ValueList& value : values) {
+    if (value.ids.empty()) continue;
+    first_epoch = std::min(first_epoch, value.ids.front() >> epoch_shift);
+    last_epoch = std::max(last_epoch, value.ids.back() >> epoch_shift);
   }
   for (std::uint32_t epoch = first_epoch; epoch <= last_epoch && first_epoch != ~0u; ++epoch)
-    for (const auto& value : values) {
-      const auto& ids = value->second;
+    for (const ValueList& value : values) {
+      const auto& ids = value.ids;
       // The ids of this epoch (ascending: found by their bounds).
       const std::uint64_t from = std::uint64_t(epoch) << epoch_shift,
                           past = from + (1ull << epoch_shift);
@@ -91,7 +97,7 @@ void for_each_list(const Values& values, Emit&& emit) {
         const std::uint32_t block = block_of(*id);
         auto end = id;
         while (end != epoch_end && block_of(*end) == block) ++end;
-        emit(key(value->first, block), std::span<const std::uint32_t>(&*id, std::size_t(end - id)));
+        emit(key(value.key, block), std::span<const std::uint32_t>(&*id, std::size_t(end - id)));
         id = end;
       }
     }

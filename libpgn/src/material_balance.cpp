@@ -6,17 +6,28 @@
 
 namespace pgn {
 
+namespace {
+
+std::uint8_t capped_count(Bitboard pieces) {
+  return std::uint8_t(std::min(popcount(pieces), int(MaterialBalance::most)));
+}
+
+void count_side(const Position& position, Color c, MaterialBalance& balance) {
+  for (PieceType t = Pawn; t <= Queen; t = PieceType(t + 1))
+    balance.count[c][t - Pawn] = capped_count(position.pieces(c, t));
+}
+
+}  // namespace
+
 MaterialBalance MaterialBalance::of(const Position& position) {
   MaterialBalance balance;
-  for (Color c : {White, Black})
-    for (PieceType t = Pawn; t <= Queen; t = PieceType(t + 1))
-      balance.count[c][t - Pawn] =
-          std::uint8_t(std::min(popcount(position.pieces(c, t)), int(MaterialBalance::most)));
+  count_side(position, White, balance);
+  count_side(position, Black, balance);
   return balance;
 }
 
 void MaterialTracker::start(const Position& position) {
-  history_ = MaterialHistory{};
+  clear();  // the runs keep their memory from one game to the next (an import follows millions)
   history_.runs.push_back({0, MaterialBalance::of(position)});
   pieces_ = popcount(position.occupied());
   pawns_ = popcount(position.pieces(Pawn));
@@ -24,10 +35,16 @@ void MaterialTracker::start(const Position& position) {
 
 void MaterialTracker::changed(const Position& after, int pieces, int pawns) {
   // Only a capture (a piece fewer) or a promotion (a pawn fewer) changes the material: two
-  // counts decided (played()) before the ten are made.
+  // counts decided (played()) before the others are made. A move takes pieces of the side now
+  // to move only, and changes the mover's own only by a promotion, which leaves it a pawn fewer:
+  // the mover's five counts are made again only then.
   pieces_ = pieces;
   pawns_ = pawns;
-  const MaterialBalance balance = MaterialBalance::of(after);
+  MaterialBalance balance = history_.runs.back().balance;
+  const Color mover = ~after.side_to_move();
+  count_side(after, ~mover, balance);
+  if (capped_count(after.pieces(mover, Pawn)) != balance.count[mover][0])
+    count_side(after, mover, balance);
   if (!(balance == history_.runs.back().balance))
     history_.runs.push_back({history_.plies, balance});
 }

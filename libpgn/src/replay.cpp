@@ -82,7 +82,7 @@ Control ReplayVisitor::begin_game(Location at) {
   stack_.clear();
   main_plies_ = 0;
   ending_ = {};
-  material_tracker_ = MaterialTracker{};  // a game without movetext is never set up
+  material_tracker_.clear();  // a game without movetext is never set up
   move_unread_ = syntax_error_ = other_letters_fit_ = false;
   language_ = options_.letters ? options_.letters->language : "en";
   fen_tag_.clear();

@@ -53,7 +53,8 @@ struct MaterialHistory {
 };
 
 // Follows a game move by move into a MaterialHistory: call start() with the first position, then
-// played() with each main-line position after a move.
+// played() with each main-line position after a move (a legal move, or a pass: the counts of
+// the side that moved are made again only when its pawns are fewer).
 class MaterialTracker {
  public:
   void start(const Position& position);
@@ -66,6 +67,11 @@ class MaterialTracker {
     ++history_.plies;
     const int pieces = popcount(after.occupied()), pawns = popcount(after.pieces(Pawn));
     if (pieces != pieces_ || pawns != pawns_) changed(after, pieces, pawns);
+  }
+  // Forgets the game followed, keeping the memory of its runs.
+  void clear() {
+    history_.runs.clear();
+    history_.plies = 0;
   }
   [[nodiscard]] const MaterialHistory& history() const { return history_; }
   [[nodiscard]] MaterialHistory take() { return std::move(history_); }

@@ -44,9 +44,12 @@ struct PreparedGame {
   std::string summary;
   // Its result, date, ratings and plies, as the facts family keeps them (search_facts.h).
   SearchFacts facts;
-  // Its main line's material history in its stored form (material_record.h); the balances are
-  // among `metadata`'s values.
+  // Its main line's material history in its stored form (material_record.h).
   std::string material;
+  // The balances of that history a search can match (material_values_of), packed as numbers
+  // (material_record.h, packed), ascending: the game's metadata values of dimension 'm', kept
+  // out of `metadata` because the batch sorts them as numbers.
+  std::vector<std::uint64_t> material_values;
 };
 
 // With `played` (what the replay computed of each move: game_codec.h), the moves are not played
@@ -59,9 +62,10 @@ struct PreparedGame {
                                         const pgn::MaterialHistory* material = nullptr);
 // The main line's material history of `game`, playing it.
 [[nodiscard]] pgn::MaterialHistory material_of(const pgn::GameRecord& game);
-// The metadata values (without game id) of a material history: each balance held while a move
-// was played, and the final one, once each.
-void add_material_values(const pgn::MaterialHistory& history, std::vector<std::string>& values);
+// The balances of a material history that a search can match, packed (material_record.h),
+// ascending and once each, into `values`: each balance held while a move was played, and the
+// final one.
+void material_values_of(const pgn::MaterialHistory& history, std::vector<std::uint64_t>& values);
 
 // Calls `each(std::string_view key)` for every key packed in PreparedGame::metadata, in order.
 template <class Each>

@@ -1,0 +1,164 @@
+// The material index's stored forms (index/src/material_record.h): a balance's bytes and its
+// packed number, and a history's bytes. The expected bytes are worked out by hand from the
+// layout the header documents, so a change of layout, or codes that fall back to escapes (a
+// history still decodes, three times larger), fails here.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "material_record.h"
+#include "pgn/fen.h"
+#include "pgn/material_balance.h"
+#include "pgn/san.h"
+
+namespace {
+
+using pgndb::index::material::decode_history;
+using pgndb::index::material::encode_history;
+
+pgn::MaterialHistory history_of(const std::string& fen, const std::vector<std::string>& moves) {
+  auto position = pgn::parse_fen(fen);
+  REQUIRE(position);
+  pgn::MaterialTracker tracker;
+  tracker.start(*position);
+  for (const auto& san : moves) {
+    auto move = pgn::parse_san(*position, san);
+    INFO(san);
+    REQUIRE(move);
+    position->play(*move);
+    tracker.played(*position);
+  }
+  return tracker.take();
+}
+
+std::string encoded(const pgn::MaterialHistory& history) {
+  std::string out;
+  encode_history(history, out);
+  return out;
+}
+
+std::string bytes(std::initializer_list<unsigned> values) {
+  std::string out;
+  for (unsigned v : values) out += char(v);
+  return out;
+}
+
+void require_round_trip(const pgn::MaterialHistory& history) {
+  const auto back = decode_history(encoded(history));
+  REQUIRE(back);
+  CHECK(back->plies == history.plies);
+  REQUIRE(back->runs.size() == history.runs.size());
+  for (std::size_t i = 0; i < history.runs.size(); ++i) {
+    CHECK(back->runs[i].ply == history.runs[i].ply);
+    CHECK(back->runs[i].balance == history.runs[i].balance);
+  }
+}
+
+// A balance from counts given as {P, N, B, R, Q} for White, then Black.
+pgn::MaterialBalance balance(std::array<std::uint8_t, 5> white, std::array<std::uint8_t, 5> black) {
+  return pgn::MaterialBalance{{white, black}};
+}
+
+}  // namespace
+
+TEST_CASE("a balance's bytes, its packed number and its metadata value", "[material]") {
+  using namespace pgndb::index::material;
+  // The initial position: White Q 1 R 2, B 2 N 2, the same for Black, then the pawns 8 and 8.
+  const pgn::MaterialBalance start = pgn::MaterialBalance::start();
+  std::string out;
+  put_balance(out, start);
+  CHECK(out == bytes({0x12, 0x22, 0x12, 0x22, 0x88}));
+  CHECK(packed(start) == 0x1222122288ULL);
+  CHECK(value_of_packed(packed(start)) == "m" + bytes({0x12, 0x22, 0x12, 0x22, 0x88}));
+  const auto odd = balance({3, 0, 1, 0, 2}, {0, 4, 0, 1, 0});
+  CHECK(packed(odd) == 0x2010010430ULL);
+  out.clear();
+  put_balance(out, odd);
+  REQUIRE(balance_of(out));
+  CHECK(*balance_of(out) == odd);
+  // Numbers sort as the bytes do: what the postings' key order and the batch's sort share.
+  CHECK((packed(odd) > packed(start)) ==
+        (value_of_packed(packed(odd)) > value_of_packed(packed(start))));
+  CHECK_FALSE(balance_of("1234"));
+}
+
+TEST_CASE("a history's captures are one byte each", "[material]") {
+  // 1. e4 d5 2. exd5 Qxd5: Black's pawn taken at ply 3 (code 0, 3 plies after the start), then
+  // White's at ply 4 (code 0, one ply later).
+  const auto h = history_of(std::string(pgn::start_fen), {"e4", "d5", "exd5", "Qxd5"});
+  CHECK(encoded(h) == bytes({4, 1, 2, 3 << 5 | 0, 1 << 5 | 0}));
+  require_round_trip(h);
+
+  // A bishop, a knight, a rook and a queen taken (codes 2, 1, 3, 4), the rook 8 plies after the
+  // knight: its byte has no room for the distance, which follows as a varint. The start's
+  // five bytes: White Q0 R1, B0 N0, Black Q1 R1, B1 N1, pawns 0 and 0.
+  const auto pieces = history_of("7k/8/K7/8/1r1R2q1/8/8/1n1b4 w - - 0 1",
+                                 {"Rxd1", "Kg8", "Ka7", "Kh8", "Rxb1", "Kg8", "Ka6", "Kh8", "Ka7",
+                                  "Kg8", "Ka6", "Kh8", "Rxb4", "Kg8", "Rxg4"});
+  REQUIRE(pieces.runs.size() == 5);
+  CHECK(encoded(pieces) ==
+        bytes({15, 0, 0x01, 0x00, 0x11, 0x11, 0x00, 4, 1 << 5 | 2, 4 << 5 | 1, 3, 8, 2 << 5 | 4}));
+  require_round_trip(pieces);
+}
+
+TEST_CASE("a history's promotions, with and without a capture, and Black first", "[material]") {
+  // bxa8=Q takes a rook: 5 + 5 * (Queen - Knight) + 3 (a rook) = 23. The start is not the
+  // initial position's material: its five bytes follow the flags.
+  const auto h = history_of("r6k/1P6/8/8/8/8/8/K7 w - - 0 1", {"bxa8=Q"});
+  CHECK(encoded(h) == bytes({1, 0, 0x00, 0x00, 0x01, 0x00, 0x10, 1, 1 << 5 | 23}));
+  require_round_trip(h);
+
+  // Black moves first (flag 2) and promotes to a knight without a capture: 5 + 0 + 0.
+  const auto black = history_of("7k/8/8/8/8/8/p7/7K b - - 0 1", {"a1=N"});
+  CHECK(encoded(black) == bytes({1, 2, 0x00, 0x00, 0x00, 0x00, 0x01, 1, 1 << 5 | 5}));
+  require_round_trip(black);
+}
+
+TEST_CASE("a change no move makes is kept whole after an escape", "[material]") {
+  pgn::MaterialHistory h;
+  h.runs.push_back({0, pgn::MaterialBalance::start()});
+  // Two pieces gone at once: no single move does that.
+  h.runs.push_back({3, balance({8, 1, 2, 2, 1}, {8, 2, 1, 2, 1})});
+  // A pawn gone from the side that moved (White, at ply 5), with nothing promoted.
+  h.runs.push_back({5, balance({7, 1, 2, 2, 1}, {8, 2, 1, 2, 1})});
+  // Black promotes to a queen and takes a pawn: no promotion takes one.
+  h.runs.push_back({6, balance({6, 1, 2, 2, 1}, {7, 2, 1, 2, 2})});
+  h.plies = 10;
+  const std::string out = encoded(h);
+  CHECK(out.substr(0, 3) == bytes({10, 1, 3}));
+  CHECK(out.substr(3, 2) == bytes({0xFF, 3}));
+  CHECK(out.size() == 3 + 3 * (2 + 5));
+  require_round_trip(h);
+}
+
+TEST_CASE("every capture and promotion has its code", "[material]") {
+  // White moves at ply 1 from the initial material; every change a move can make is a code,
+  // never an escape.
+  for (int promoted = 0; promoted < 5; ++promoted)
+    for (int taken = -1; taken < 5; ++taken) {
+      if (promoted == 0 && taken < 0) continue;  // nothing changes
+      pgn::MaterialHistory h;
+      h.runs.push_back({0, pgn::MaterialBalance::start()});
+      pgn::MaterialBalance after = pgn::MaterialBalance::start();
+      if (taken >= 0) --after.count[pgn::Black][taken];
+      if (promoted) {
+        --after.count[pgn::White][0];
+        ++after.count[pgn::White][promoted];
+      }
+      h.runs.push_back({1, after});
+      h.plies = 1;
+      INFO("promoted " << promoted << ", taken " << taken);
+      const std::string out = encoded(h);
+      const bool possible = !(promoted && taken == 0);  // a promotion takes no pawn
+      if (possible) {
+        const unsigned code = promoted
+                                  ? 5 + 5 * unsigned(promoted - 1) + unsigned(taken < 0 ? 0 : taken)
+                                  : unsigned(taken);
+        CHECK(out == bytes({1, 1, 1, 1 << 5 | code}));
+      } else {
+        CHECK(std::uint8_t(out[3]) == 0xFF);
+      }
+      require_round_trip(h);
+    }
+}
