@@ -74,18 +74,19 @@ TEST_CASE("a game's metadata index keys follow docs/storage.md") {
       "[WhiteElo \"2859\"]\n[BlackElo \"?\"]\n[ECO \"C65\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 "
       "1/2-1/2\n");
   const auto prepared = pgndb::index::prepare_game(game);
-  // Dimension byte, value, (the store then appends the game id). 2859 = 0x0B2B. Then the
-  // material balances (docs/storage.md, "Material"): those moves were played from and the final
-  // one, here only the initial position's (Q 1 R 2, B 2 N 2 for each side, 8 and 8 pawns).
-  const std::string initial_material = "\x12\x22\x12\x22\x88"s;
+  // Dimension byte, value, (the store then appends the game id). 2859 = 0x0B2B.
   const std::vector<std::string> expected = {"pcarlsen, magnus\0\0"s,  "pgiri, anish\0\1"s,
                                              "etata steel masters\0"s, "swijk aan zee ned\0"s,
-                                             "d\x07\xE7\x01\x00"s,     "oC65"s,
-                                             "m" + initial_material};
+                                             "d\x07\xE7\x01\x00"s,     "oC65"s};
   std::vector<std::string> keys;
   pgndb::index::for_each_metadata_key(prepared.metadata,
                                       [&](std::string_view key) { keys.emplace_back(key); });
   CHECK(keys == expected);
+  // The material balances (dimension 'm', docs/storage.md, "Material"), apart, as numbers: those
+  // moves were played from and the final one, here only the initial position's (Q 1 R 2, B 2
+  // N 2 for each side, 8 and 8 pawns), its five bytes big-endian.
+  const std::uint64_t initial_material = 0x1222122288;
+  CHECK(prepared.material_values == std::vector<std::uint64_t>{initial_material});
   // Six positions: the start and one after each of the five moves.
   CHECK(prepared.positions.size() == 6);
 
@@ -117,7 +118,8 @@ TEST_CASE("a game's metadata index keys follow docs/storage.md") {
   keys.clear();
   pgndb::index::for_each_metadata_key(long_prepared.metadata,
                                       [&](std::string_view key) { keys.emplace_back(key); });
-  CHECK(keys == std::vector<std::string>{"e" + long_event + '\0', "m" + initial_material});
+  CHECK(keys == std::vector<std::string>{"e" + long_event + '\0'});
+  CHECK(long_prepared.material_values == std::vector<std::uint64_t>{initial_material});
 }
 
 TEST_CASE("a game is annotated by a comment with text or a variation, not by clock commands") {
