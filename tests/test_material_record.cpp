@@ -4,6 +4,8 @@
 // history still decodes, three times larger), fails here.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -161,4 +163,48 @@ TEST_CASE("every capture and promotion has its code", "[material]") {
       }
       require_round_trip(h);
     }
+}
+
+TEST_CASE("the next set of pieces whose counts are all possible", "[material]") {
+  using pgndb::index::material::next_possible_pieces;
+  using pgndb::index::material::PossibleCounts;
+  // Against every number the sets allow, listed: sets of one to three counts each.
+  std::mt19937 random(5);
+  for (int round = 0; round < 200; ++round) {
+    PossibleCounts possible{};
+    for (auto& side : possible)
+      for (int kind = 1; kind < 5; ++kind)
+        for (int n = 1 + int(random() % 3); n > 0; --n)
+          side[kind] |= std::uint16_t(1u << (random() % 16));
+    // The places, highest first: White Q R B N, then Black's.
+    std::vector<std::uint32_t> allowed = {0};
+    for (int colour = 0; colour < 2; ++colour)
+      for (int kind = 4; kind >= 1; --kind) {
+        std::vector<std::uint32_t> longer;
+        for (std::uint32_t prefix : allowed)
+          for (unsigned c = 0; c < 16; ++c)
+            if (possible[colour][kind] >> c & 1) longer.push_back(prefix << 4 | c);
+        allowed = std::move(longer);
+      }
+    std::sort(allowed.begin(), allowed.end());
+    std::vector<std::uint32_t> froms = {0, ~0u};
+    for (int i = 0; i < 20; ++i) {
+      const std::uint32_t a = allowed[random() % allowed.size()];
+      froms.insert(froms.end(), {a, a - 1, a + 1, std::uint32_t(random())});
+    }
+    for (const std::uint32_t from : froms) {
+      const auto expected = std::lower_bound(allowed.begin(), allowed.end(), from);
+      const auto next = next_possible_pieces(from, possible);
+      INFO("round " << round << ", from " << std::hex << from);
+      if (expected == allowed.end())
+        CHECK_FALSE(next);
+      else
+        CHECK(next == std::optional<std::uint32_t>(*expected));
+    }
+  }
+  // A kind with no possible count: nothing.
+  PossibleCounts none{};
+  for (auto& side : none) side.fill(0xFFFF);
+  none[1][3] = 0;
+  CHECK_FALSE(next_possible_pieces(0, none));
 }

@@ -1,5 +1,6 @@
 #include "material_record.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 
@@ -40,6 +41,33 @@ std::optional<pgn::MaterialBalance> balance_of(std::string_view bytes) {
   b.count[pgn::White] = {high(4), low(1), high(1), low(0), high(0)};
   b.count[pgn::Black] = {low(4), low(3), high(3), low(2), high(2)};
   return b;
+}
+
+std::optional<std::uint32_t> next_possible_pieces(std::uint32_t from,
+                                                  const PossibleCounts& possible) {
+  // The counts' places in the number, highest first (material_record.h): Q R B N by colour.
+  std::array<std::uint16_t, 8> sets;
+  for (int colour = 0; colour < 2; ++colour)
+    for (int kind = 0; kind < 4; ++kind) sets[4 * colour + kind] = possible[colour][4 - kind];
+  if (std::find(sets.begin(), sets.end(), 0) != sets.end()) return std::nullopt;
+  std::array<unsigned, 8> count;
+  for (int i = 0; i < 8; ++i) count[i] = from >> (28 - 4 * i) & 15;
+  int bad = 0;  // the first count not possible
+  while (bad < 8 && (sets[bad] >> count[bad] & 1)) ++bad;
+  if (bad == 8) return from;
+  // Keep the counts above place i, raise the count at i to the next possible one (past the
+  // count there: at `bad` it is not possible, above it keeping it led to `bad`), and put the
+  // lowest possible counts below.
+  for (int i = bad; i >= 0; --i) {
+    const unsigned higher = sets[i] & (0xFFFFu << (count[i] + 1)) & 0xFFFFu;
+    if (!higher) continue;
+    auto next = std::uint32_t(std::uint64_t(from) >> (32 - 4 * i) << (32 - 4 * i));
+    next |= std::uint32_t(std::countr_zero(higher)) << (28 - 4 * i);
+    for (int j = i + 1; j < 8; ++j)
+      next |= std::uint32_t(std::countr_zero(sets[j])) << (28 - 4 * j);
+    return next;
+  }
+  return std::nullopt;
 }
 
 namespace {

@@ -28,6 +28,7 @@
 // of groups, and ZSTD's decompression was 40% of it; ZSTD saved a fifth of the bytes).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -47,6 +48,17 @@ void put_balance(std::string& out, const pgn::MaterialBalance& balance);
 [[nodiscard]] std::string value_of_packed(std::uint64_t packed);
 // Nothing when `bytes` is not balance_size long.
 [[nodiscard]] std::optional<pgn::MaterialBalance> balance_of(std::string_view bytes);
+
+// A balance's pieces (its first balance_size - 1 bytes, all but the pawns) as one number: eight
+// counts of 4 bits, White's queens, rooks, bishops and knights, then Black's, the first the
+// highest. The balances of one number are one key range, in the numbers' order.
+inline constexpr std::size_t pieces_size = balance_size - 1;
+// Counts a balance may have, by colour and kind: bit c of possible[colour][type - Pawn] says c
+// pieces may be there (the pawns' are not used).
+using PossibleCounts = std::array<std::array<std::uint16_t, 5>, 2>;
+// The smallest pieces number at least `from` whose every count is possible, or nothing.
+[[nodiscard]] std::optional<std::uint32_t> next_possible_pieces(std::uint32_t from,
+                                                                const PossibleCounts& possible);
 
 void encode_history(const pgn::MaterialHistory& history, std::string& out);
 // Nothing when the bytes are not a history this layout writes.

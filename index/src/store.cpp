@@ -2736,37 +2736,50 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_named(
 
 std::expected<std::vector<std::uint32_t>, Status> Store::games_with_material(
     const std::function<bool(const pgn::MaterialBalance&)>& pieces_may_match,
-    const std::function<bool(const pgn::MaterialBalance&)>& matches) const {
+    const std::function<bool(const pgn::MaterialBalance&)>& matches,
+    const PossibleCounts& possible) const {
   // Keys: epoch | dimension | balance (4 bytes of pieces, 1 of pawns) | block
-  // (value_postings.h, material_record.h). Within an epoch a set of pieces is one key range,
-  // skipped whole when its pieces cannot match.
+  // (value_postings.h, material_record.h). Within an epoch a set of pieces is one key range:
+  // the walk seeks from one whose counts are all possible to the next
+  // (material::next_possible_pieces), and past one `pieces_may_match` refuses. Reading every
+  // set of pieces cost a search 120 ms at 5M games, whatever it found; an ending names one set.
   const char dimension = metadata::Material;
-  constexpr std::size_t pieces_bytes = material::balance_size - 1;
+  constexpr std::size_t pieces_bytes = material::pieces_size;
   std::vector<std::uint32_t> ids, list;
   rocksdb::ReadOptions read;
   std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(read, impl_->families[Postings]));
   std::string prefix, target;
   const std::size_t value_at = postings::epoch_key_size + 1;
+  const auto seek_pieces = [&](std::uint32_t pieces) {
+    target = prefix;
+    for (int byte = pieces_bytes; byte-- > 0;) target += char(pieces >> (8 * byte));
+    it->Seek(target);
+  };
   for (std::uint32_t epoch = 0; epoch < impl_->epochs() && it->status().ok(); ++epoch) {
     prefix = postings::epoch_prefix(epoch) + dimension;
-    it->Seek(prefix);
-    std::string last_pieces;
+    const auto first = material::next_possible_pieces(0, possible.counts);
+    if (!first) break;  // no balance has possible counts
+    seek_pieces(*first);
+    std::optional<std::uint32_t> last_pieces;
     bool pieces_ok = false;
     while (it->Valid() && it->key().starts_with(prefix)) {
       const std::string_view key = it->key().ToStringView();
       if (key.size() != value_at + material::balance_size + postings::block_key_size)
         return std::unexpected(Status::error(Status::Code::Corruption, "postings damaged"));
       const auto balance = material::balance_of(key.substr(value_at, material::balance_size));
-      const std::string_view pieces = key.substr(value_at, pieces_bytes);
+      std::uint32_t pieces = 0;
+      for (std::size_t i = 0; i < pieces_bytes; ++i)
+        pieces = pieces << 8 | std::uint8_t(key[value_at + i]);
       if (pieces != last_pieces) {
         last_pieces = pieces;
-        pieces_ok = pieces_may_match(*balance);
+        pieces_ok = material::next_possible_pieces(pieces, possible.counts) == pieces &&
+                    pieces_may_match(*balance);
         if (!pieces_ok) {
-          // Past every balance (any pawns, any block) with these pieces.
-          target.assign(key.substr(0, value_at + pieces_bytes));
-          target.append(material::balance_size + postings::block_key_size - pieces_bytes, '\xFF');
-          it->Seek(target);
-          if (it->Valid() && it->key().ToStringView() == target) it->Next();
+          const auto next = pieces == ~std::uint32_t(0)
+                                ? std::nullopt
+                                : material::next_possible_pieces(pieces + 1, possible.counts);
+          if (!next) break;  // no later set of pieces in this epoch can match
+          seek_pieces(*next);
           continue;
         }
       }

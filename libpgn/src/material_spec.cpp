@@ -82,6 +82,17 @@ bool MaterialSpec::pieces_can_match(const MaterialBalance& balance, Color first)
   return tables_pass(balance, first, false);
 }
 
+std::uint16_t MaterialSpec::possible_counts(Color side, PieceType type, Color first) const {
+  const auto& table = by_kind_[type - Pawn];
+  std::uint16_t possible = 0;
+  for (unsigned a = 0; a <= MaterialBalance::most; ++a)
+    if (side == first)
+      possible |= std::uint16_t(table[a] ? 1u << a : 0u);
+    else
+      possible |= table[a];
+  return possible;
+}
+
 // One side's letters from `at`: returns where they end (a space or the end of the text).
 std::expected<std::size_t, SpecError> MaterialSpec::parse_side(std::string_view text,
                                                                std::size_t at, MaterialSpec& spec,

@@ -241,6 +241,14 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
     for (const auto& [spec, final] : {std::pair{filters.material.get(), false},
                                       std::pair{filters.final_material.get(), true}}) {
       if (!spec) continue;
+      index::Store::PossibleCounts possible{};
+      for (pgn::Color c : {pgn::White, pgn::Black})
+        for (int t = pgn::Pawn; t <= pgn::Queen; ++t) {
+          const auto type = pgn::PieceType(t);
+          possible.counts[c][t - pgn::Pawn] =
+              spec->possible_counts(c, type, pgn::White) |
+              (either ? spec->possible_counts(c, type, pgn::Black) : 0);
+        }
       auto ids = store.games_with_material(
           [&](const MaterialBalance& b) {
             return spec->pieces_can_match(b, pgn::White) ||
@@ -248,7 +256,8 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
           },
           [&](const MaterialBalance& b) {
             return spec->matches(b, pgn::White) || (either && spec->matches(b, pgn::Black));
-          });
+          },
+          possible);
       if (!ids) return std::unexpected(ids.error());
       sets.push_back(std::move(*ids));
       names.emplace_back(final ? "postings: final material" : "postings: material");
@@ -286,9 +295,19 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
     // match nearly any game: the lists would name them all.
     if (names_pieces && !holds(MaterialBalance::start(), true)) {
       Ids pattern_ids;
-      auto ids =
-          store.games_with_material([&](const MaterialBalance& b) { return holds(b, false); },
-                                    [&](const MaterialBalance& b) { return holds(b, true); });
+      // At least the pieces either pattern names: counts from the lower of its two minimums.
+      index::Store::PossibleCounts possible{};
+      for (pgn::Color c : {pgn::White, pgn::Black})
+        for (int t = pgn::Pawn; t <= pgn::Queen; ++t) {
+          const auto type = pgn::PieceType(t);
+          unsigned least = filters.pattern->min_pieces(c, type);
+          if (search.inverted_)
+            least = std::min(least, unsigned(search.inverted_->min_pieces(c, type)));
+          possible.counts[c][t - pgn::Pawn] = std::uint16_t(0xFFFFu << std::min(least, 15u));
+        }
+      auto ids = store.games_with_material(
+          [&](const MaterialBalance& b) { return holds(b, false); },
+          [&](const MaterialBalance& b) { return holds(b, true); }, possible);
       if (!ids) return std::unexpected(ids.error());
       pattern_ids = std::move(*ids);
       sets.push_back(std::move(pattern_ids));

@@ -49,6 +49,12 @@ class MaterialSpec {
   // Whether a balance with these piece counts (all but pawns) can match, whatever the pawns: the
   // index's first, coarser test. Exact: each kind of piece is checked by itself.
   [[nodiscard]] bool pieces_can_match(const MaterialBalance& balance, Color first = White) const;
+  // The counts of kind `type` that `side` may have in a matching balance (bit c: c pieces), the
+  // first side's pieces as `first`'s: each count that passes with some count of the other side.
+  // A necessary test, kind by kind (the minor pieces' sums are not in it): what lets an index
+  // skip the balances whose counts no search of this spec can want.
+  [[nodiscard]] std::uint16_t possible_counts(Color side, PieceType type,
+                                              Color first = White) const;
 
  private:
   enum class Occurs : std::uint8_t {

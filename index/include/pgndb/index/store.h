@@ -3,6 +3,7 @@
 // format it does not know. No RocksDB type appears here.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <expected>
 #include <functional>
@@ -314,9 +315,21 @@ class Store {
   // from it, or ended with one; ascending. `pieces_may_match` is asked first with each set of
   // pieces (the pawns of its balance are arbitrary): false skips every balance with those
   // pieces unread, so it must be true whenever `matches` could be for some pawns.
+  // `possible` says, kind by kind, the counts a matching balance may have (bit c of
+  // possible[colour][type - Pawn]: c pieces); the balances with any other count are skipped
+  // unread, a seek past each stretch of them (the pawns' bits are not used).
+  struct PossibleCounts {
+    std::array<std::array<std::uint16_t, 5>, 2> counts;
+    static PossibleCounts any() {
+      PossibleCounts all;
+      for (auto& side : all.counts) side.fill(0xFFFF);
+      return all;
+    }
+  };
   [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_with_material(
       const std::function<bool(const pgn::MaterialBalance&)>& pieces_may_match,
-      const std::function<bool(const pgn::MaterialBalance&)>& matches) const;
+      const std::function<bool(const pgn::MaterialBalance&)>& matches,
+      const PossibleCounts& possible = PossibleCounts::any()) const;
   // The main-line material of each game of `ids` (ascending), in order; a game whose history is
   // missing or damaged is Corruption. `each` returns false to stop.
   [[nodiscard]] Status for_each_material(
