@@ -427,24 +427,24 @@ TEST_CASE(
     int previous = -1;
     for (pgn::Move m : sorted) {
       const unsigned index = pgndb::index::pseudo_legal_index(pos, m);
-      const auto back = pgndb::index::pseudo_legal_move_at(pos, index);
-      if (!back || *back != m || int(index) <= previous)
+      const pgn::Move back = pgndb::index::pseudo_legal_move_at(pos, index);
+      if (back != m || int(index) <= previous)
         FAIL_CHECK(pgn::to_fen(pos) << ": " << pgn::to_uci(pos, m) << " has index " << index);
       previous = int(index);
     }
     // Every pseudo-legal move is legal exactly when the legal move generator lists it.
     for (unsigned index = 0;; ++index) {
-      const auto m = pgndb::index::pseudo_legal_move_at(pos, index);
-      if (!m) break;
+      const pgn::Move m = pgndb::index::pseudo_legal_move_at(pos, index);
+      if (m.is_none()) break;
       // Both ways agree on every pseudo-legal move, not only the legal ones: the decoder finds
       // a move by counting pawns in bulk, the encoder numbers it the same way independently.
-      if (pgndb::index::pseudo_legal_index(pos, *m) != index)
+      if (pgndb::index::pseudo_legal_index(pos, m) != index)
         FAIL_CHECK(pgn::to_fen(pos)
-                   << ": move " << index << ", " << pgn::to_uci(pos, *m) << ", is numbered "
-                   << pgndb::index::pseudo_legal_index(pos, *m));
-      if (pgndb::index::is_legal(pos, *m) != legal.contains(*m))
+                   << ": move " << index << ", " << pgn::to_uci(pos, m) << ", is numbered "
+                   << pgndb::index::pseudo_legal_index(pos, m));
+      if (pgndb::index::is_legal(pos, m) != legal.contains(m))
         FAIL_CHECK(pgn::to_fen(pos)
-                   << ": " << pgn::to_uci(pos, *m) << " is legal? " << legal.contains(*m));
+                   << ": " << pgn::to_uci(pos, m) << " is legal? " << legal.contains(m));
       ++pseudo_legal;
     }
   };

@@ -197,12 +197,12 @@ bool Decoder::move(const pgn::Position& pos, std::uint8_t first, pgn::Move& m) {
   } else if (first > MaxShortIndex) {
     return false;
   }
-  const std::optional<pgn::Move> found = pseudo_legal_move_at(pos, index);
-  if (!found) return false;
+  const pgn::Move found = pseudo_legal_move_at(pos, index);
+  if (found.is_none()) return false;
   // Damaged bytes can name a pseudo-legal move that is not legal; playing it could break the
   // position, so it is refused.
-  if (!is_legal(pos, *found)) return false;
-  m = *found;
+  if (!is_legal(pos, found)) return false;
+  m = found;
   return true;
 }
 

@@ -91,11 +91,11 @@ std::expected<GameSummary, Status> decode_summary(std::string_view bytes) {
 }
 
 std::optional<pgn::Move> opening_move(const pgn::Position& pos, std::uint8_t code) {
-  const std::optional<pgn::Move> move = pseudo_legal_move_at(pos, code);
-  if (!move) return std::nullopt;
+  const pgn::Move move = pseudo_legal_move_at(pos, code);
+  if (move.is_none()) return std::nullopt;
   // A pseudo-legal move may leave the king attacked: only a legal one is played.
   const pgn::MoveList legal = pgn::legal_moves(pos);
-  if (!legal.contains(*move)) return std::nullopt;
+  if (!legal.contains(move)) return std::nullopt;
   return move;
 }
 

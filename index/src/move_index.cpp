@@ -178,11 +178,9 @@ pgn::Move move_at(const pgn::Position& pos, unsigned index) {
 
 }  // namespace
 
-std::optional<pgn::Move> pseudo_legal_move_at(const pgn::Position& pos, unsigned index) {
-  const pgn::Move m = pos.side_to_move() == pgn::White ? move_at<pgn::White>(pos, index)
-                                                       : move_at<pgn::Black>(pos, index);
-  if (m.is_none()) return std::nullopt;
-  return m;
+pgn::Move pseudo_legal_move_at(const pgn::Position& pos, unsigned index) {
+  return pos.side_to_move() == pgn::White ? move_at<pgn::White>(pos, index)
+                                          : move_at<pgn::Black>(pos, index);
 }
 
 bool is_legal(const pgn::Position& pos, pgn::Move m) {
@@ -206,13 +204,21 @@ bool is_legal(const pgn::Position& pos, pgn::Move m) {
   }
   const pgn::Square from = m.from(), to = m.to();
   const bool king_moves = pgn::type_of(pos.piece_on(from)) == pgn::King;
-  // Out of check, a piece (not the king) that leaves a square on no line through its king
-  // uncovers no attack on it, unless it takes en passant (two pawns leave a rank): most moves,
-  // answered without looking up any attack.
+  // Out of check, a piece (not the king) that moves, not en passant (two pawns leave a rank),
+  // can only uncover a slider on the line from its king through its square: none when the
+  // square is on no such line (most moves), else one attack lookup of that line's kind, not
+  // every kind of attacker.
   if (!king_moves && !pos.in_check() && m.kind() != pgn::Move::EnPassant) {
     const pgn::Square own_king = pos.king_square(us);
-    if (!((pgn::rook_rays(own_king) | pgn::bishop_rays(own_king)) & pgn::square_bb(from)))
-      return true;
+    const pgn::Bitboard from_bb = pgn::square_bb(from), to_bb = pgn::square_bb(to);
+    const bool straight = pgn::rook_rays(own_king) & from_bb;
+    if (!straight && !(pgn::bishop_rays(own_king) & from_bb)) return true;
+    const pgn::Bitboard occupied = (pos.occupied() & ~from_bb) | to_bb;
+    const pgn::Bitboard uncovered =
+        straight
+            ? pgn::rook_attacks(own_king, occupied) & pos.pieces(~us, pgn::Rook, pgn::Queen)
+            : pgn::bishop_attacks(own_king, occupied) & pos.pieces(~us, pgn::Bishop, pgn::Queen);
+    return !(uncovered & ~to_bb);
   }
   // Their pieces that stop attacking: the one taken (on `to`, or beside it en passant).
   pgn::Bitboard taken = pgn::square_bb(to);

@@ -18,9 +18,10 @@ namespace pgndb::index {
 
 // The index of `m`, which must be a pseudo-legal move of `pos` (every legal move is).
 [[nodiscard]] unsigned pseudo_legal_index(const pgn::Position& pos, pgn::Move m);
-// The move with that index, or nothing when `pos` has fewer pseudo-legal moves.
-[[nodiscard]] std::optional<pgn::Move> pseudo_legal_move_at(const pgn::Position& pos,
-                                                            unsigned index);
+// The move with that index, or Move::none() when `pos` has fewer pseudo-legal moves. A Move, not
+// an optional: the optional's two fields came back through memory, and reading them whole
+// stalled each stored move of a replay (a tenth of a pattern search's time).
+[[nodiscard]] pgn::Move pseudo_legal_move_at(const pgn::Position& pos, unsigned index);
 
 // Whether the pseudo-legal move `m` of `pos` is legal: it leaves the own king unattacked (the
 // squares it occupies after the move, the captured piece gone; castling by the legal move

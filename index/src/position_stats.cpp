@@ -546,8 +546,9 @@ std::optional<pgn::Move> StatisticsCollector::move_of(const pgn::Position& pos, 
   if (moves_.empty()) moves_.resize(std::size_t(1) << 18);
   CachedMove& slot = moves_[(tag ^ tag >> 32) & (moves_.size() - 1)];
   if (slot.tag == tag && !slot.move.is_none()) return slot.move;
-  const auto move = pseudo_legal_move_at(pos, code);
-  if (move) slot = {tag, *move};
+  const pgn::Move move = pseudo_legal_move_at(pos, code);
+  if (move.is_none()) return std::nullopt;
+  slot = {tag, move};
   return move;
 }
 
