@@ -1,6 +1,6 @@
 // Helpers shared by the test executables: temporary directories, whole files, shell commands,
-// white space and FEN positions. Header-only. A helper that can fail fails the running test case
-// (REQUIRE) rather than hand back a result a test could take for a real one.
+// white space, FEN positions and material histories. Header-only. A helper that can fail fails the
+// running test case (REQUIRE) rather than hand back a result a test could take for a real one.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -20,7 +20,9 @@
 #include <vector>
 
 #include "pgn/fen.h"
+#include "pgn/material_balance.h"
 #include "pgn/position.h"
+#include "pgn/san.h"
 
 namespace pgndb::test {
 
@@ -147,6 +149,23 @@ inline pgn::Position fen(std::string_view text) {
   INFO("FEN: " << text << (pos ? std::string() : "\nrejected: " + pos.error().message()));
   REQUIRE(pos.has_value());
   return *pos;
+}
+
+// The main line's material history of the game played from `fen_text` by `moves` (SAN, each
+// REQUIREd to be a legal move there).
+inline pgn::MaterialHistory material_history_of(std::string_view fen_text,
+                                                const std::vector<std::string>& moves) {
+  pgn::Position position = fen(fen_text);
+  pgn::MaterialTracker tracker;
+  tracker.start(position);
+  for (const auto& san : moves) {
+    auto move = pgn::parse_san(position, san);
+    INFO(san);
+    REQUIRE(move);
+    position.play(*move);
+    tracker.played(position);
+  }
+  return tracker.take();
 }
 
 }  // namespace pgndb::test

@@ -13,26 +13,14 @@
 #include "pgn/fen.h"
 #include "pgn/material_balance.h"
 #include "pgn/san.h"
+#include "support.h"
 
 namespace {
 
 using pgndb::index::material::decode_history;
 using pgndb::index::material::encode_history;
 
-pgn::MaterialHistory history_of(const std::string& fen, const std::vector<std::string>& moves) {
-  auto position = pgn::parse_fen(fen);
-  REQUIRE(position);
-  pgn::MaterialTracker tracker;
-  tracker.start(*position);
-  for (const auto& san : moves) {
-    auto move = pgn::parse_san(*position, san);
-    INFO(san);
-    REQUIRE(move);
-    position->play(*move);
-    tracker.played(*position);
-  }
-  return tracker.take();
-}
+using pgndb::test::material_history_of;
 
 std::string encoded(const pgn::MaterialHistory& history) {
   std::string out;
@@ -88,16 +76,16 @@ TEST_CASE("a balance's bytes, its packed number and its metadata value", "[mater
 TEST_CASE("a history's captures are one byte each", "[material]") {
   // 1. e4 d5 2. exd5 Qxd5: Black's pawn taken at ply 3 (code 0, 3 plies after the start), then
   // White's at ply 4 (code 0, one ply later).
-  const auto h = history_of(std::string(pgn::start_fen), {"e4", "d5", "exd5", "Qxd5"});
+  const auto h = material_history_of(std::string(pgn::start_fen), {"e4", "d5", "exd5", "Qxd5"});
   CHECK(encoded(h) == bytes({4, 1, 2, 3 << 5 | 0, 1 << 5 | 0}));
   require_round_trip(h);
 
   // A bishop, a knight, a rook and a queen taken (codes 2, 1, 3, 4), the rook 8 plies after the
   // knight: its byte has no room for the distance, which follows as a varint. The start's
   // five bytes: White Q0 R1, B0 N0, Black Q1 R1, B1 N1, pawns 0 and 0.
-  const auto pieces = history_of("7k/8/K7/8/1r1R2q1/8/8/1n1b4 w - - 0 1",
-                                 {"Rxd1", "Kg8", "Ka7", "Kh8", "Rxb1", "Kg8", "Ka6", "Kh8", "Ka7",
-                                  "Kg8", "Ka6", "Kh8", "Rxb4", "Kg8", "Rxg4"});
+  const auto pieces = material_history_of("7k/8/K7/8/1r1R2q1/8/8/1n1b4 w - - 0 1",
+                                          {"Rxd1", "Kg8", "Ka7", "Kh8", "Rxb1", "Kg8", "Ka6", "Kh8",
+                                           "Ka7", "Kg8", "Ka6", "Kh8", "Rxb4", "Kg8", "Rxg4"});
   REQUIRE(pieces.runs.size() == 5);
   CHECK(encoded(pieces) ==
         bytes({15, 0, 0x01, 0x00, 0x11, 0x11, 0x00, 4, 1 << 5 | 2, 4 << 5 | 1, 3, 8, 2 << 5 | 4}));
@@ -107,12 +95,12 @@ TEST_CASE("a history's captures are one byte each", "[material]") {
 TEST_CASE("a history's promotions, with and without a capture, and Black first", "[material]") {
   // bxa8=Q takes a rook: 5 + 5 * (Queen - Knight) + 3 (a rook) = 23. The start is not the
   // initial position's material: its five bytes follow the flags.
-  const auto h = history_of("r6k/1P6/8/8/8/8/8/K7 w - - 0 1", {"bxa8=Q"});
+  const auto h = material_history_of("r6k/1P6/8/8/8/8/8/K7 w - - 0 1", {"bxa8=Q"});
   CHECK(encoded(h) == bytes({1, 0, 0x00, 0x00, 0x01, 0x00, 0x10, 1, 1 << 5 | 23}));
   require_round_trip(h);
 
   // Black moves first (flag 2) and promotes to a knight without a capture: 5 + 0 + 0.
-  const auto black = history_of("7k/8/8/8/8/8/p7/7K b - - 0 1", {"a1=N"});
+  const auto black = material_history_of("7k/8/8/8/8/8/p7/7K b - - 0 1", {"a1=N"});
   CHECK(encoded(black) == bytes({1, 2, 0x00, 0x00, 0x00, 0x00, 0x01, 1, 1 << 5 | 5}));
   require_round_trip(black);
 }

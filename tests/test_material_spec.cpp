@@ -15,21 +15,7 @@
 
 namespace {
 
-// The history of the game played from `fen` by `moves` (SAN, space-separated).
-pgn::MaterialHistory history_of(const std::string& fen, const std::vector<std::string>& moves) {
-  auto position = pgn::parse_fen(fen);
-  REQUIRE(position);
-  pgn::MaterialTracker tracker;
-  tracker.start(*position);
-  for (const auto& san : moves) {
-    auto move = pgn::parse_san(*position, san);
-    INFO(san);
-    REQUIRE(move);
-    position->play(*move);
-    tracker.played(*position);
-  }
-  return tracker.take();
-}
+using pgndb::test::material_history_of;
 
 pgn::MaterialSpec spec(const std::string& text) {
   auto parsed = pgn::MaterialSpec::parse(text);
@@ -47,8 +33,8 @@ pgn::MaterialBalance balance(std::array<std::uint8_t, 5> white, std::array<std::
 
 TEST_CASE("material: a game's runs of balances", "[material]") {
   // 1.e4 d5 2.exd5 Qxd5 3.Nc3 Qa5 4.d4: a pawn each way, then nothing taken.
-  const auto h =
-      history_of(std::string(pgn::start_fen), {"e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5", "d4"});
+  const auto h = material_history_of(std::string(pgn::start_fen),
+                                     {"e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5", "d4"});
   CHECK(h.plies == 7);
   REQUIRE(h.runs.size() == 3);
   CHECK(h.runs[0].ply == 0);
@@ -64,7 +50,7 @@ TEST_CASE("material: a game's runs of balances", "[material]") {
 
 TEST_CASE("material: a promotion is a run of its own, and a FEN game starts from its material",
           "[material]") {
-  const auto h = history_of("8/4P2k/8/8/8/8/6p1/K7 w - - 0 1", {"e8=Q", "g1=N"});
+  const auto h = material_history_of("8/4P2k/8/8/8/8/6p1/K7 w - - 0 1", {"e8=Q", "g1=N"});
   REQUIRE(h.runs.size() == 3);
   CHECK(h.runs[0].balance == balance({1, 0, 0, 0, 0}, {1, 0, 0, 0, 0}));
   CHECK(h.runs[1].balance == balance({0, 0, 0, 0, 1}, {1, 0, 0, 0, 0}));
@@ -152,8 +138,8 @@ TEST_CASE("material: specs with faults are refused with the place of the fault",
 
 TEST_CASE("material: stability counts the moves played from the balance", "[material]") {
   // 1.e4 d5 2.exd5 Qxd5: the balance after 2.exd5 (a pawn up) stands for one move (Qxd5).
-  const auto exchange = history_of(std::string(pgn::start_fen),
-                                   {"e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5", "d4", "Nf6"});
+  const auto exchange = material_history_of(
+      std::string(pgn::start_fen), {"e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5", "d4", "Nf6"});
   const auto pawn_up = spec("qr2b2n2p8 qr2b2n2p7");
   CHECK(pgn::first_material_match(exchange, pawn_up, 0, false) == 3u);
   CHECK_FALSE(pgn::first_material_match(exchange, pawn_up, 1, false));
@@ -166,8 +152,8 @@ TEST_CASE("material: stability counts the moves played from the balance", "[mate
   const auto queens_on = spec("qr2b2n2p* q=r=b=n=p=");
   CHECK(pgn::first_material_match(exchange, queens_on, 2, false) == 0u);
   // Swapped colours: Black a pawn up is White's spec only with --either-colour.
-  const auto black_up =
-      history_of(std::string(pgn::start_fen), {"e4", "d5", "Nf3", "dxe4", "Nc3", "Nf6", "Bc4"});
+  const auto black_up = material_history_of(std::string(pgn::start_fen),
+                                            {"e4", "d5", "Nf3", "dxe4", "Nc3", "Nf6", "Bc4"});
   CHECK_FALSE(pgn::first_material_match(black_up, pawn_up, 2, false));
   CHECK(pgn::first_material_match(black_up, pawn_up, 2, true) == 4u);
 }
