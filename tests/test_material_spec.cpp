@@ -55,6 +55,18 @@ TEST_CASE("material: a promotion is a run of its own, and a FEN game starts from
   CHECK(h.runs[0].balance == balance({1, 0, 0, 0, 0}, {1, 0, 0, 0, 0}));
   CHECK(h.runs[1].balance == balance({0, 0, 0, 0, 1}, {1, 0, 0, 0, 0}));
   CHECK(h.final_balance() == balance({0, 0, 0, 0, 1}, {0, 1, 0, 0, 0}));
+
+  // A FEN may set up more pawns than a count keeps (15): a promotion leaves the pawns' count at
+  // 15, and the queen it makes still counts. Each run is the position's own balance.
+  const std::string crowded = "7k/P7/PPPPPPPP/PPPPPPPP/8/8/8/K7 w - - 0 1";
+  const auto many = material_history_of(crowded, {"a8=Q"});  // mate, as it happens
+  REQUIRE(many.runs.size() == 2);
+  CHECK(many.runs[0].balance == balance({15, 0, 0, 0, 0}, {0, 0, 0, 0, 0}));
+  CHECK(many.runs[1].ply == 1);
+  CHECK(many.final_balance() == balance({15, 0, 0, 0, 1}, {0, 0, 0, 0, 0}));
+  pgn::Position after = pgndb::test::fen(crowded);
+  after.play(*pgn::parse_san(after, "a8=Q"));
+  CHECK(many.runs[1].balance == pgn::MaterialBalance::of(after));
 }
 
 TEST_CASE("material: ending names", "[material]") {

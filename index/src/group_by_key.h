@@ -20,7 +20,8 @@ struct KeyGroups {
   std::vector<std::uint32_t> places;
 };
 
-// `entries` are key << place_bits | place, with place_bits < 64 and places below 2^32.
+// `entries` are key << place_bits | place, with 0 < place_bits < 64 (a key is stored plus one)
+// and places below 2^32.
 [[nodiscard]] KeyGroups group_by_key(std::span<const std::uint64_t> entries, int place_bits);
 
 }  // namespace pgndb::index

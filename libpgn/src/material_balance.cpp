@@ -43,7 +43,9 @@ void MaterialTracker::changed(const Position& after, int pieces, int pawns) {
   MaterialBalance balance = history_.runs.back().balance;
   const Color mover = ~after.side_to_move();
   count_side(after, ~mover, balance);
-  if (capped_count(after.pieces(mover, Pawn)) != balance.count[mover][0])
+  // A count kept as `most` may stand for more (a FEN's 16 pawns): its change would not show.
+  if (capped_count(after.pieces(mover, Pawn)) != balance.count[mover][0] ||
+      balance.count[mover][0] == MaterialBalance::most)
     count_side(after, mover, balance);
   if (!(balance == history_.runs.back().balance))
     history_.runs.push_back({history_.plies, balance});
