@@ -1,5 +1,7 @@
 #include "move_index.h"
 
+#include <array>
+
 #include "pgn/bitboard.h"
 
 namespace pgndb::index {
@@ -142,6 +144,24 @@ pgn::Move move_at(const pgn::Position& pos, unsigned index) {
     const auto p = [&](Bitboard b) { return unsigned(pgn::popcount(b & promoting)); };
     return n(push) + n(twice) + n(east) + n(west) + 3 * (p(push) + p(east) + p(west));
   };
+  // Each other piece's number of moves, kind by kind: the lookups do not wait on one another,
+  // nor on a branch on each piece's kind.
+  std::array<std::uint8_t, 64> counts;
+  const auto count_all = [&](Bitboard pieces, auto attacks) {
+    while (pieces) {
+      const Square s = pgn::pop_lsb(pieces);
+      counts[s] = std::uint8_t(pgn::popcount(attacks(s) & ~own));
+    }
+  };
+  count_all(pos.pieces(Us, pgn::Knight), [](Square s) { return pgn::knight_attacks(s); });
+  count_all(pos.pieces(Us, pgn::Bishop),
+            [&](Square s) { return pgn::bishop_attacks(s, occupied); });
+  count_all(pos.pieces(Us, pgn::Rook), [&](Square s) { return pgn::rook_attacks(s, occupied); });
+  count_all(pos.pieces(Us, pgn::Queen), [&](Square s) {
+    return pgn::bishop_attacks(s, occupied) | pgn::rook_attacks(s, occupied);
+  });
+  const Square king = pos.king_square(Us);
+  counts[king] = std::uint8_t(pgn::popcount(targets_of(pos, king)));
   Bitboard counted = 0;  // the squares whose pieces' moves are behind `index`
   for (Bitboard pieces = own & ~pawns;;) {
     // The pawns below the next other piece (or all those left).
@@ -167,11 +187,8 @@ pgn::Move move_at(const pgn::Position& pos, unsigned index) {
     if (!pieces) return pgn::Move::none();
     pieces &= pieces - 1;
     counted |= below | pgn::square_bb(from);
-    const pgn::PieceType type = pgn::type_of(pos.piece_on(from));
-    const Bitboard targets =
-        type == pgn::King ? targets_of(pos, from) : pgn::attacks_bb(type, from, occupied) & ~own;
-    const unsigned count = unsigned(pgn::popcount(targets));
-    if (index < count) return move_from(pos, from, targets, index);
+    const unsigned count = counts[from];
+    if (index < count) return move_from(pos, from, targets_of(pos, from), index);
     index -= count;
   }
 }
