@@ -170,6 +170,9 @@ class Decoder {
   // Steps over a node's annotations (after its move), variations included.
   bool skip_annotations(int depth);
   bool skip_line(int depth);
+  // Steps over the format version, the result and the tags, checked as game() checks them but
+  // kept nowhere: a replay of thousands of main lines built every tag's string for nothing.
+  bool skip_header();
   bool byte(std::uint8_t& b) { return in_.byte(b); }
   bool varint(std::uint64_t& v) { return in_.varint(v); }
   bool string(std::string& s) { return in_.string(s); }
@@ -286,10 +289,9 @@ std::expected<std::optional<PlyMove>, Status> Decoder::main_line_until(const Vis
   auto corrupt = [] {
     return std::unexpected(Status::error(Status::Code::Corruption, "stored game: bad move data"));
   };
-  auto header = game(/*header_only=*/true);
-  if (!header) return std::unexpected(header.error());
-  std::string fen;
-  if (!string(fen)) return corrupt();
+  if (!skip_header()) return corrupt();
+  std::string_view fen;
+  if (!in_.view(fen)) return corrupt();
   pgn::Position pos;
   if (!fen.empty()) {
     auto start = pgn::parse_fen(fen);
@@ -317,6 +319,23 @@ std::expected<std::optional<PlyMove>, Status> Decoder::main_line_until(const Vis
   }
   if (visit(pos, unsigned(count)) == MainLineVisit::Found) return PlyMove{count, pgn::Move::none()};
   return std::nullopt;
+}
+
+bool Decoder::skip_header() {
+  std::uint8_t result;
+  if (!byte(version_) || (version_ != format_version && version_ != text_comments_version) ||
+      !byte(result) || !pgn::game_result_from_code(result))
+    return false;
+  std::uint64_t tags;
+  if (!varint(tags) || tags > in_.remaining()) return false;
+  std::string_view text;
+  for (std::uint64_t i = 0; i < tags; ++i) {
+    std::uint8_t code;
+    if (!byte(code) || code > common_tags.size() || (code == 0 && !in_.view(text)) ||
+        !in_.view(text))
+      return false;
+  }
+  return true;
 }
 
 std::expected<pgn::GameRecord, Status> Decoder::game(bool header_only) {
