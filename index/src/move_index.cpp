@@ -138,11 +138,16 @@ pgn::Move move_at(const pgn::Position& pos, unsigned index) {
   const Bitboard twice = push & second_rank & back(back(empty));
   const Bitboard east = pawns & back(pgn::shift_west(prey));
   const Bitboard west = pawns & back(pgn::shift_east(prey));
+  // A pawn about to promote makes four moves of each: the three more counted apart, only in the
+  // rare positions with one.
+  const bool promotions = pawns & seventh_rank;
   const auto pawn_moves = [&](Bitboard squares) {
     const auto n = [&](Bitboard b) { return unsigned(pgn::popcount(b & squares)); };
+    const unsigned moves = n(push) + n(twice) + n(east) + n(west);
+    if (!promotions) return moves;
     const Bitboard promoting = squares & seventh_rank;
     const auto p = [&](Bitboard b) { return unsigned(pgn::popcount(b & promoting)); };
-    return n(push) + n(twice) + n(east) + n(west) + 3 * (p(push) + p(east) + p(west));
+    return moves + 3 * (p(push) + p(east) + p(west));
   };
   // Each other piece's number of moves, kind by kind: the lookups do not wait on one another,
   // nor on a branch on each piece's kind.
@@ -160,8 +165,11 @@ pgn::Move move_at(const pgn::Position& pos, unsigned index) {
   count_all(pos.pieces(Us, pgn::Queen), [&](Square s) {
     return pgn::bishop_attacks(s, occupied) | pgn::rook_attacks(s, occupied);
   });
+  // The king's moves, and one more for each castling right (the king takes its own rook).
   const Square king = pos.king_square(Us);
-  counts[king] = std::uint8_t(pgn::popcount(targets_of(pos, king)));
+  counts[king] =
+      std::uint8_t(pgn::popcount(pgn::king_attacks(king) & ~own) +
+                   pos.can_castle(Us, pgn::KingSide) + pos.can_castle(Us, pgn::QueenSide));
   Bitboard counted = 0;  // the squares whose pieces' moves are behind `index`
   for (Bitboard pieces = own & ~pawns;;) {
     // The pawns below the next other piece (or all those left).
