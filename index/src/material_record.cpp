@@ -22,14 +22,19 @@ std::uint64_t packed(const pgn::MaterialBalance& b) {
          pair(k[2], k[1]) << 8 | pair(w[0], k[0]);
 }
 
-void put_balance(std::string& out, const pgn::MaterialBalance& b) {
-  const std::uint64_t number = packed(b);
+namespace {
+
+void put_packed(std::string& out, std::uint64_t number) {
   for (std::size_t byte = balance_size; byte-- > 0;) out += char(number >> (8 * byte));
 }
 
+}  // namespace
+
+void put_balance(std::string& out, const pgn::MaterialBalance& b) { put_packed(out, packed(b)); }
+
 std::string value_of_packed(std::uint64_t number) {
   std::string value(1, char(metadata::Material));
-  for (std::size_t byte = balance_size; byte-- > 0;) value += char(number >> (8 * byte));
+  put_packed(value, number);
   return value;
 }
 

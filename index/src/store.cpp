@@ -2750,9 +2750,10 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_with_material(
   std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(read, impl_->families[Postings]));
   std::string prefix, target;
   const std::size_t value_at = postings::epoch_key_size + 1;
+  static_assert(pieces_bytes == 4, "a pieces number is 32 bits, big-endian in the key");
   const auto seek_pieces = [&](std::uint32_t pieces) {
     target = prefix;
-    for (int byte = pieces_bytes; byte-- > 0;) target += char(pieces >> (8 * byte));
+    bytes::put_big_endian32(target, pieces);
     it->Seek(target);
   };
   for (std::uint32_t epoch = 0; epoch < impl_->epochs() && it->status().ok(); ++epoch) {
@@ -2767,9 +2768,7 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_with_material(
       if (key.size() != value_at + material::balance_size + postings::block_key_size)
         return std::unexpected(Status::error(Status::Code::Corruption, "postings damaged"));
       const auto balance = material::balance_of(key.substr(value_at, material::balance_size));
-      std::uint32_t pieces = 0;
-      for (std::size_t i = 0; i < pieces_bytes; ++i)
-        pieces = pieces << 8 | std::uint8_t(key[value_at + i]);
+      const std::uint32_t pieces = bytes::read_big_endian32(key.substr(value_at, pieces_bytes));
       if (pieces != last_pieces) {
         last_pieces = pieces;
         pieces_ok = material::next_possible_pieces(pieces, possible.counts) == pieces &&
