@@ -170,9 +170,10 @@ class Decoder {
   // Steps over a node's annotations (after its move), variations included.
   bool skip_annotations(int depth);
   bool skip_line(int depth);
-  // Steps over the format version, the result and the tags, checked as game() checks them but
-  // kept nowhere: a replay of thousands of main lines built every tag's string for nothing.
-  bool skip_header();
+  // Reads the format version, the result and the tags, into `game` when given; without, they
+  // are checked and kept nowhere (a replay of thousands of main lines built every tag's string
+  // for nothing). False, with what is wrong in `fault`, when they do not read.
+  bool header(pgn::GameRecord* game, std::string_view& fault);
   bool byte(std::uint8_t& b) { return in_.byte(b); }
   bool varint(std::uint64_t& v) { return in_.varint(v); }
   bool string(std::string& s) { return in_.string(s); }
@@ -289,7 +290,7 @@ std::expected<std::optional<PlyMove>, Status> Decoder::main_line_until(const Vis
   auto corrupt = [] {
     return std::unexpected(Status::error(Status::Code::Corruption, "stored game: bad move data"));
   };
-  if (!skip_header()) return corrupt();
+  if (std::string_view fault; !header(nullptr, fault)) return corrupt();
   std::string_view fen;
   if (!in_.view(fen)) return corrupt();
   pgn::Position pos;
@@ -321,19 +322,31 @@ std::expected<std::optional<PlyMove>, Status> Decoder::main_line_until(const Vis
   return std::nullopt;
 }
 
-bool Decoder::skip_header() {
-  std::uint8_t result;
-  if (!byte(version_) || (version_ != format_version && version_ != text_comments_version) ||
-      !byte(result) || !pgn::game_result_from_code(result))
+bool Decoder::header(pgn::GameRecord* game, std::string_view& fault) {
+  const auto fail = [&](std::string_view what) {
+    fault = what;
     return false;
+  };
+  std::uint8_t result;
+  if (!byte(version_) || (version_ != format_version && version_ != text_comments_version))
+    return fail("unknown format version");
+  if (!byte(result)) return fail("bad result");
+  const auto typed = pgn::game_result_from_code(result);
+  if (!typed) return fail("bad result");
+  if (game) game->result = pgn::to_text(*typed);
   std::uint64_t tags;
-  if (!varint(tags) || tags > in_.remaining()) return false;
-  std::string_view text;
+  if (!varint(tags) || tags > in_.remaining()) return fail("bad tag count");
+  if (game) game->tags.resize(tags);
+  std::string_view name, value;
   for (std::uint64_t i = 0; i < tags; ++i) {
     std::uint8_t code;
-    if (!byte(code) || code > common_tags.size() || (code == 0 && !in_.view(text)) ||
-        !in_.view(text))
-      return false;
+    if (!byte(code) || code > common_tags.size()) return fail("bad tag name");
+    if (code > 0)
+      name = common_tags[code - 1];
+    else if (!in_.view(name))
+      return fail("bad tag name");
+    if (!in_.view(value)) return fail("bad tag value");
+    if (game) game->tags[i] = {std::string(name), std::string(value)};
   }
   return true;
 }
@@ -344,26 +357,7 @@ std::expected<pgn::GameRecord, Status> Decoder::game(bool header_only) {
         Status::error(Status::Code::Corruption, pgn::cat("stored game: ", what)));
   };
   pgn::GameRecord game;
-  std::uint8_t result;
-  if (!byte(version_) || (version_ != format_version && version_ != text_comments_version))
-    return corrupt("unknown format version");
-  if (!byte(result)) return corrupt("bad result");
-  const auto typed = pgn::game_result_from_code(result);
-  if (!typed) return corrupt("bad result");
-  game.result = pgn::to_text(*typed);
-
-  std::uint64_t tags;
-  if (!varint(tags) || tags > in_.remaining()) return corrupt("bad tag count");
-  game.tags.resize(tags);
-  for (auto& [name, value] : game.tags) {
-    std::uint8_t code;
-    if (!byte(code) || code > common_tags.size()) return corrupt("bad tag name");
-    if (code > 0)
-      name = common_tags[code - 1];
-    else if (!string(name))
-      return corrupt("bad tag name");
-    if (!string(value)) return corrupt("bad tag value");
-  }
+  if (std::string_view fault; !header(&game, fault)) return corrupt(fault);
   if (header_only) return game;
 
   std::string fen;
