@@ -1921,7 +1921,8 @@ std::size_t WriteBatch::bytes() const {
   const Impl& b = *impl_;
   return b.games.bytes() + b.summaries.bytes() + b.materials.bytes() +
          b.facts.size() * sizeof(SearchFacts) +
-         (b.positions.size() + b.variation_positions.size()) * sizeof(std::uint64_t) +
+         (b.positions.size() + b.variation_positions.size() + b.material_values.size()) *
+             sizeof(std::uint64_t) +
          b.opening_keys.size() * sizeof(pgn::Key) + b.opening_moves.size() * sizeof(pgn::Move);
 }
 
