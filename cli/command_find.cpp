@@ -74,7 +74,12 @@ void explain(const query::Plan& plan) {
   }
   if (!plan.order.empty()) std::cerr << "plan: sorted by " << plan.order << '\n';
   if (plan.read_as_needed)
-    std::cerr << "plan: the position's games read as the search needs them\n";
+    std::cerr << (plan.epochs_read
+                      ? pgn::cat("plan: the lists read an epoch of 2^20 ids at a time, as the "
+                                 "search needs games: ",
+                                 plan.epochs_read, plan.epochs_read == 1 ? " epoch" : " epochs",
+                                 " read\n")
+                      : std::string("plan: the position's games read as the search needs them\n"));
   std::cerr << "plan: " << plan.candidates
             << (plan.read_as_needed ? " candidates read, " : " candidates, ") << plan.examined
             << " examined, " << plan.passed << " passed\n";

@@ -314,6 +314,68 @@ TEST_CASE("a material search reads the balances' lists, then the histories: what
   }
 }
 
+TEST_CASE("material lists are read an epoch at a time, among the games the other indexes give") {
+  // The games of a search without material (no match ply), in order.
+  const auto ids_of = [](const FilterText& text) {
+    auto filters = pgndb::query::parse_filters(text);
+    REQUIRE(filters);
+    auto search = Search::start(samples_store(), *filters);
+    REQUIRE(search);
+    std::vector<std::uint32_t> out;
+    for (;;) {
+      auto id = search->next();
+      REQUIRE(id);
+      if (!*id) return out;
+      out.push_back(**id);
+    }
+  };
+  FilterText material;
+  material.material = "r*p* r*p*";
+  Plan alone;
+  const auto with_material = searched(material, alone);
+  REQUIRE(with_material.size() > 5);
+  CHECK(alone.read_as_needed);
+  CHECK(alone.epochs_read == samples_store().epochs());
+  for (const char* player : {"Morphy", "Tal", "nobody of that name"}) {
+    INFO(player);
+    FilterText named;
+    named.player = player;
+    const auto games = ids_of(named);
+    FilterText both = material;
+    both.player = player;
+    Plan plan;
+    const auto found = searched(both, plan);
+    std::vector<std::pair<std::uint32_t, unsigned>> expected;
+    for (const auto& match : with_material)
+      if (std::ranges::binary_search(games, match.first)) expected.push_back(match);
+    CHECK(found == expected);
+    REQUIRE(plan.steps.size() == 2);
+    CHECK(plan.steps.front().index == "names: player");
+    CHECK(plan.steps.back().index == "postings: material");
+    // No game of the name: the material lists are not read.
+    if (games.empty())
+      CHECK(plan.steps.back().games == 0);
+    else
+      CHECK(plan.steps.back().games == alone.steps.front().games);
+    CHECK(plan.candidates <= std::min<std::uint64_t>(games.size(), alone.candidates));
+  }
+  // A position's games read as needed are confirmed without the lists.
+  FilterText at_position = material;
+  at_position.moves = "e4 e5";
+  Plan plan;
+  const auto found = searched(at_position, plan);
+  FilterText position;
+  position.moves = "e4 e5";
+  const auto games = ids_of(position);
+  std::vector<std::pair<std::uint32_t, unsigned>> expected;
+  for (const auto& match : with_material)
+    if (std::ranges::binary_search(games, match.first)) expected.push_back(match);
+  CHECK(found == expected);
+  CHECK(!expected.empty());
+  CHECK(std::ranges::none_of(
+      plan.steps, [](const Plan::Step& s) { return s.index.starts_with("postings: material"); }));
+}
+
 TEST_CASE("a pattern search prunes by material and home pawns, then finds the board replaying") {
   struct Case {
     const char* pattern;

@@ -2221,6 +2221,11 @@ Store::~Store() = default;
 std::uint32_t Store::version() const { return impl_->version; }
 std::uint32_t Store::game_count() const { return impl_->games; }
 std::uint32_t Store::reject_count() const { return impl_->rejects; }
+std::uint32_t Store::epochs() const { return impl_->epochs(); }
+Store::EpochIds Store::ids_of_epoch(std::uint32_t epoch) {
+  constexpr int shift = postings::epoch_shift;
+  return {std::max(epoch << shift, 1u), std::uint32_t(((std::uint64_t(epoch) + 1) << shift) - 1)};
+}
 
 WriteBatch Store::begin_batch() {
   auto batch = std::make_unique<WriteBatch::Impl>();
@@ -2737,8 +2742,8 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_named(
 
 std::expected<std::vector<std::uint32_t>, Status> Store::games_with_material(
     const std::function<bool(const pgn::MaterialBalance&)>& pieces_may_match,
-    const std::function<bool(const pgn::MaterialBalance&)>& matches,
-    const PossibleCounts& possible) const {
+    const std::function<bool(const pgn::MaterialBalance&)>& matches, const PossibleCounts& possible,
+    std::optional<std::uint32_t> only_epoch) const {
   // Keys: epoch | dimension | balance (4 bytes of pieces, 1 of pawns) | block
   // (value_postings.h, material_record.h). Within an epoch a set of pieces is one key range:
   // the walk seeks from one whose counts are all possible to the next
@@ -2757,7 +2762,10 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_with_material(
     bytes::put_big_endian32(target, pieces);
     it->Seek(target);
   };
-  for (std::uint32_t epoch = 0; epoch < impl_->epochs() && it->status().ok(); ++epoch) {
+  const std::uint32_t from = only_epoch.value_or(0),
+                      to =
+                          only_epoch ? std::min(*only_epoch + 1, impl_->epochs()) : impl_->epochs();
+  for (std::uint32_t epoch = from; epoch < to && it->status().ok(); ++epoch) {
     prefix = postings::epoch_prefix(epoch) + dimension;
     const auto first = material::next_possible_pieces(0, possible.counts);
     if (!first) break;  // no balance has possible counts

@@ -40,6 +40,8 @@ inline constexpr std::size_t block_key_size = 2;
 
 inline constexpr int epoch_bits = 12;
 inline constexpr std::size_t epoch_key_size = 2;
+// An id's epoch: its top epoch_bits bits.
+inline constexpr int epoch_shift = block_bits + 16 - epoch_bits;
 
 inline std::uint32_t block_of(std::uint32_t id) { return id >> block_bits; }
 inline std::uint32_t epoch_of_block(std::uint32_t block) { return block >> (16 - epoch_bits); }
@@ -78,7 +80,6 @@ struct ValueList {
 // then block by block. A table file takes its keys in that order only.
 template <class Emit>
 void for_each_list(std::span<const ValueList> values, Emit&& emit) {
-  constexpr int epoch_shift = block_bits + 16 - epoch_bits;  // an id's epoch: its top bits
   std::uint32_t first_epoch = ~0u, last_epoch = 0;
   for (const ValueList& value : values) {
     if (value.ids.empty()) continue;

@@ -234,12 +234,20 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
   }
   // Material: the lists of the balances the spec accepts (any of them held while a move was
   // played); whether one lasted long enough is confirmed on each candidate's history. The final
-  // balance's lists answer exactly.
+  // balance's lists answer exactly. The lists are read an epoch at a time, as the search needs
+  // its games (read_epoch): a broad spec's lists name most games, and at 5M games gathering them
+  // all took 285 ms before the first game was confirmed. A position's games read as needed are
+  // confirmed without them (take_candidates reads those alone).
   using pgn::MaterialBalance;
   const bool either = filters.either_colour;
+  const auto read_by_epoch = [&](EpochLists lists, std::string what) {
+    if (search.position_games_) return;
+    search.by_epoch_.push_back(std::move(lists));
+    search.by_epoch_names_.push_back(std::move(what));
+  };
   if (filters.material || filters.final_material) {
-    for (const auto& [spec, final] : {std::pair{filters.material.get(), false},
-                                      std::pair{filters.final_material.get(), true}}) {
+    for (const auto& [spec, final] :
+         {std::pair{filters.material, false}, std::pair{filters.final_material, true}}) {
       if (!spec) continue;
       index::Store::PossibleCounts possible{};
       for (pgn::Color c : {pgn::White, pgn::Black})
@@ -249,21 +257,20 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
               spec->possible_counts(c, type, pgn::White) |
               (either ? spec->possible_counts(c, type, pgn::Black) : 0);
         }
-      auto ids = store.games_with_material(
-          [&](const MaterialBalance& b) {
-            return spec->pieces_can_match(b, pgn::White) ||
-                   (either && spec->pieces_can_match(b, pgn::Black));
+      read_by_epoch(
+          [store = &store, spec, either, possible](std::uint32_t epoch) {
+            return store->games_with_material(
+                [&](const MaterialBalance& b) {
+                  return spec->pieces_can_match(b, pgn::White) ||
+                         (either && spec->pieces_can_match(b, pgn::Black));
+                },
+                [&](const MaterialBalance& b) {
+                  return spec->matches(b, pgn::White) || (either && spec->matches(b, pgn::Black));
+                },
+                possible, epoch);
           },
-          [&](const MaterialBalance& b) {
-            return spec->matches(b, pgn::White) || (either && spec->matches(b, pgn::Black));
-          },
-          possible);
-      if (!ids) return std::unexpected(ids.error());
-      sets.push_back(std::move(*ids));
-      names.emplace_back(final ? "postings: final material" : "postings: material");
+          final ? "postings: final material" : "postings: material");
     }
-    // The lists name games that held a matching balance at some ply: whether it lasted, or was
-    // the last, each game's history says.
     search.confirm_ = true;
     if (filters.material)
       search.plan_.checked.emplace_back(
@@ -274,44 +281,37 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
   // with as many), then each candidate's history (pieces and home pawns), then its boards.
   if (filters.pattern) {
     search.confirm_ = true;
-    if (filters.pattern_either) search.inverted_ = filters.pattern->inverted();
-    const auto holds = [&](const MaterialBalance& b, bool pawns) {
-      const auto enough = [&](const pgn::FenPattern& p) {
-        for (pgn::Color c : {pgn::White, pgn::Black})
-          for (int t = pawns ? 0 : 1; t < 5; ++t)
-            if (b.count[c][t] < p.min_pieces(c, pgn::PieceType(pgn::Pawn + t))) return false;
-        return true;
-      };
-      return enough(*filters.pattern) || (search.inverted_ && enough(*search.inverted_));
+    for (const auto& p : {filters.pattern,
+                          filters.pattern_either
+                              ? std::make_shared<const pgn::FenPattern>(filters.pattern->inverted())
+                              : nullptr})
+      if (p) search.needs_.push_back(PatternNeeds::of(p));
+    const auto holds = [](const std::vector<PatternNeeds>& needs, const MaterialBalance& b,
+                          bool pawns) {
+      return std::ranges::any_of(needs, [&](const PatternNeeds& n) { return n.held_by(b, pawns); });
     };
     bool names_pieces = false;
-    for (const pgn::FenPattern* p :
-         {filters.pattern.get(), search.inverted_ ? &std::as_const(*search.inverted_) : nullptr})
-      if (p)
-        for (pgn::Color c : {pgn::White, pgn::Black})
-          for (int t = pgn::Pawn; t <= pgn::Queen; ++t)
-            names_pieces |= p->min_pieces(c, pgn::PieceType(t)) > 0;
+    for (const PatternNeeds& n : search.needs_)
+      for (const auto& side : n.pieces)
+        names_pieces |= std::ranges::any_of(side, [](unsigned count) { return count > 0; });
     // A pattern naming no piece (but kings), or no more than the initial position holds, can
     // match nearly any game: the lists would name them all.
-    if (names_pieces && !holds(MaterialBalance::start(), true)) {
-      Ids pattern_ids;
+    if (names_pieces && !holds(search.needs_, MaterialBalance::start(), true)) {
       // At least the pieces either pattern names: counts from the lower of its two minimums.
       index::Store::PossibleCounts possible{};
       for (pgn::Color c : {pgn::White, pgn::Black})
-        for (int t = pgn::Pawn; t <= pgn::Queen; ++t) {
-          const auto type = pgn::PieceType(t);
-          unsigned least = filters.pattern->min_pieces(c, type);
-          if (search.inverted_)
-            least = std::min(least, unsigned(search.inverted_->min_pieces(c, type)));
-          possible.counts[c][t - pgn::Pawn] = std::uint16_t(0xFFFFu << std::min(least, 15u));
+        for (int t = 0; t < 5; ++t) {
+          unsigned least = ~0u;
+          for (const PatternNeeds& n : search.needs_) least = std::min(least, n.pieces[c][t]);
+          possible.counts[c][t] = std::uint16_t(0xFFFFu << std::min(least, 15u));
         }
-      auto ids = store.games_with_material(
-          [&](const MaterialBalance& b) { return holds(b, false); },
-          [&](const MaterialBalance& b) { return holds(b, true); }, possible);
-      if (!ids) return std::unexpected(ids.error());
-      pattern_ids = std::move(*ids);
-      sets.push_back(std::move(pattern_ids));
-      names.emplace_back("postings: material the pattern needs");
+      read_by_epoch(
+          [store = &store, needs = search.needs_, holds, possible](std::uint32_t epoch) {
+            return store->games_with_material(
+                [&](const MaterialBalance& b) { return holds(needs, b, false); },
+                [&](const MaterialBalance& b) { return holds(needs, b, true); }, possible, epoch);
+          },
+          "postings: material the pattern needs");
     }
     search.plan_.checked.emplace_back(filters.pattern_either ? "pattern either way, on the boards"
                                                              : "pattern, on the boards");
@@ -322,7 +322,8 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
   // read when nothing more selective (a position, a name, an ECO code) answers; otherwise the
   // date is checked on the candidates' facts too: a decade of dates is a third of the
   // database, and reading its index range cost more than the rest of the search.
-  const bool selective = !sets.empty() || filters.eco_tag || search.position_games_;
+  const bool selective =
+      !sets.empty() || !search.by_epoch_.empty() || filters.eco_tag || search.position_games_;
   if (filters.eco_tag) {
     auto ids = store.games_with_eco(filters.eco_tag->from, filters.eco_tag->to);
     if (!ids) return std::unexpected(ids.error());
@@ -369,8 +370,17 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
     }
     search.candidates_ = std::move(result);
   }
+  if (!search.by_epoch_.empty()) {
+    // The other indexes' games, when any, restrict each epoch's (read_epoch); the candidates are
+    // read as the search goes on.
+    search.fixed_ = std::move(search.candidates_);
+    search.candidates_ = Ids{};
+    search.epochs_ = store.epochs();
+    for (const std::string& what : search.by_epoch_names_) search.plan_.steps.push_back({what, 0});
+    search.plan_.read_as_needed = true;
+  }
   search.plan_.every_game = !search.candidates_ && !search.position_games_;
-  if (!search.position_games_)
+  if (!search.position_games_ && search.by_epoch_.empty())
     search.plan_.candidates = search.candidates_ ? search.candidates_->size() : store.game_count();
   if (filters.min_elo || filters.max_elo) search.plan_.checked.emplace_back("ratings");
   if (filters.annotated) search.plan_.checked.emplace_back("annotated");
@@ -420,35 +430,13 @@ Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
   plies.clear();
   // For a pattern, each kept game's last ply with the pieces it names: its replay stops there.
   std::vector<std::uint16_t> hope_until;
-  // What each pattern (and its inversion) needs that never comes back once gone, taken from it
-  // once rather than at every run or position: the pieces it names, by colour and kind (pawns
-  // first), and its pawns on their home squares.
-  struct Needs {
-    const pgn::FenPattern* pattern;
-    std::array<std::array<unsigned, 5>, 2> pieces;
-    pgn::Bitboard home_pawns[2];
-  };
-  std::vector<Needs> needs;
-  for (const pgn::FenPattern* p :
-       {filters_.pattern.get(), inverted_ ? &std::as_const(*inverted_) : nullptr}) {
-    if (!p) continue;
-    Needs& n = needs.emplace_back(Needs{p, {}, {}});
-    for (pgn::Color c : {pgn::White, pgn::Black}) {
-      for (int t = 0; t < 5; ++t) n.pieces[c][t] = p->min_pieces(c, pgn::PieceType(pgn::Pawn + t));
-      n.home_pawns[c] = p->required(c, pgn::Pawn) & pgn::rank_bb(c == pgn::White ? 1 : 6);
-    }
-  }
   // The last position of the last run holding as many pieces as a pattern names (the final
   // position, with no move played from it, for the last run); nothing when no run does.
   const auto hope_of = [&](const pgn::MaterialHistory& h) -> std::optional<unsigned> {
     for (std::size_t i = h.runs.size(); i-- > 0;) {
-      const auto& count = h.runs[i].balance.count;
-      for (const Needs& n : needs) {
-        bool enough = true;
-        for (pgn::Color c : {pgn::White, pgn::Black})
-          for (int t = 0; t < 5; ++t) enough &= count[c][t] >= n.pieces[c][t];
-        if (enough) return i + 1 < h.runs.size() ? h.runs[i + 1].ply - 1u : h.plies;
-      }
+      for (const PatternNeeds& n : needs_)
+        if (n.held_by(h.runs[i].balance, true))
+          return i + 1 < h.runs.size() ? h.runs[i + 1].ply - 1u : h.plies;
     }
     return std::nullopt;
   };
@@ -487,7 +475,7 @@ Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
     const auto visit = [&](std::size_t game, const pgn::Position& pos, unsigned ply) {
       if (ply > hope_until[game]) return index::MainLineVisit::GiveUp;
       bool hope = false;
-      for (const Needs& n : needs) {
+      for (const PatternNeeds& n : needs_) {
         bool hopeless = false;
         for (pgn::Color c : {pgn::White, pgn::Black}) {
           const pgn::Bitboard pawns = pos.pieces(c, pgn::Pawn);
@@ -545,15 +533,58 @@ Status Search::take_candidates(std::size_t n, Ids& ids) {
     if (Status s = position_games_->next(n, ids); !s.is_ok()) return s;
     plan_.candidates = plan_.steps.front().games = position_games_->given();
   } else if (candidates_) {
-    const std::size_t end = std::min(candidates_->size(), at_ + n);
-    ids.assign(candidates_->begin() + std::ptrdiff_t(std::min(at_, end)),
-               candidates_->begin() + std::ptrdiff_t(end));
-    at_ = end;
+    for (;;) {
+      const std::size_t end = at_ + std::min(n - ids.size(), candidates_->size() - at_);
+      ids.insert(ids.end(), candidates_->begin() + std::ptrdiff_t(at_),
+                 candidates_->begin() + std::ptrdiff_t(end));
+      at_ = end;
+      if (ids.size() == n || next_epoch_ >= epochs_) break;
+      if (Status s = read_epoch(); !s.is_ok()) return s;
+    }
   } else {
     const std::size_t end = std::min<std::size_t>(store_->game_count(), at_ + n);
     for (; at_ < end; ++at_) ids.push_back(std::uint32_t(at_ + 1));
   }
   return Status::ok();
+}
+
+Status Search::read_epoch() {
+  const std::uint32_t epoch = next_epoch_++;
+  plan_.epochs_read = next_epoch_;
+  std::optional<Ids> games;
+  if (fixed_) {
+    // The other indexes' games of this epoch: when there are none, its lists are not read.
+    const auto [first, last] = index::Store::ids_of_epoch(epoch);
+    games.emplace(std::lower_bound(fixed_->begin(), fixed_->end(), first),
+                  std::upper_bound(fixed_->begin(), fixed_->end(), last));
+  }
+  for (std::size_t i = 0; i < by_epoch_.size() && !(games && games->empty()); ++i) {
+    auto ids = by_epoch_[i](epoch);
+    if (!ids) return ids.error();
+    plan_.steps[plan_.steps.size() - by_epoch_.size() + i].games += ids->size();
+    games = games ? intersect(*games, *ids) : std::move(*ids);
+  }
+  candidates_ = games ? std::move(*games) : Ids{};
+  at_ = 0;
+  plan_.candidates += candidates_->size();
+  return Status::ok();
+}
+
+Search::PatternNeeds Search::PatternNeeds::of(std::shared_ptr<const pgn::FenPattern> pattern) {
+  PatternNeeds n{std::move(pattern), {}, {}};
+  for (pgn::Color c : {pgn::White, pgn::Black}) {
+    for (int t = 0; t < 5; ++t)
+      n.pieces[c][t] = n.pattern->min_pieces(c, pgn::PieceType(pgn::Pawn + t));
+    n.home_pawns[c] = n.pattern->required(c, pgn::Pawn) & pgn::rank_bb(c == pgn::White ? 1 : 6);
+  }
+  return n;
+}
+
+bool Search::PatternNeeds::held_by(const pgn::MaterialBalance& balance, bool pawns) const {
+  for (pgn::Color c : {pgn::White, pgn::Black})
+    for (int t = pawns ? 0 : 1; t < 5; ++t)
+      if (balance.count[c][t] < pieces[c][t]) return false;
+  return true;
 }
 
 Status Search::sort(Order order) {

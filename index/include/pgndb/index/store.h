@@ -199,6 +199,14 @@ class Store {
 
   std::uint32_t game_count() const;
   std::uint32_t reject_count() const;
+  // The postings keep each list by epoch, a range of 2^20 game ids (docs/storage.md), so that a
+  // search wanting its first games reads the lists of the first epochs alone: epochs() of them,
+  // 0 to epochs() - 1, the ids of each from first to last (1 .. 1,048,575 for epoch 0).
+  struct EpochIds {
+    std::uint32_t first, last;
+  };
+  [[nodiscard]] std::uint32_t epochs() const;
+  [[nodiscard]] static EpochIds ids_of_epoch(std::uint32_t epoch);
   // Games have ids 1..game_count().
   [[nodiscard]] std::expected<pgn::GameRecord, Status> game(std::uint32_t id) const;
   // Where the main line of game `id` first stands in the position with pgn::repetition_key
@@ -317,7 +325,8 @@ class Store {
   // pieces unread, so it must be true whenever `matches` could be for some pawns.
   // `possible` says, kind by kind, the counts a matching balance may have (bit c of
   // possible[colour][type - Pawn]: c pieces); the balances with any other count are skipped
-  // unread, a seek past each stretch of them (the pawns' bits are not used).
+  // unread, a seek past each stretch of them (the pawns' bits are not used). With `epoch`, the
+  // games of that epoch alone (ids_of_epoch).
   struct PossibleCounts {
     std::array<std::array<std::uint16_t, 5>, 2> counts;
     static PossibleCounts any() {
@@ -329,7 +338,8 @@ class Store {
   [[nodiscard]] std::expected<std::vector<std::uint32_t>, Status> games_with_material(
       const std::function<bool(const pgn::MaterialBalance&)>& pieces_may_match,
       const std::function<bool(const pgn::MaterialBalance&)>& matches,
-      const PossibleCounts& possible = PossibleCounts::any()) const;
+      const PossibleCounts& possible = PossibleCounts::any(),
+      std::optional<std::uint32_t> epoch = std::nullopt) const;
   // The main-line material of each game of `ids` (ascending), in order; a game whose history is
   // missing or damaged is Corruption. `each` returns false to stop.
   [[nodiscard]] Status for_each_material(

@@ -5,13 +5,18 @@
 // candidates' facts (search_facts.h), read a chunk at a time.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <expected>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "pgn/fen_pattern.h"
+#include "pgn/material_balance.h"
 #include "pgndb/index/search_facts.h"
 #include "pgndb/index/status.h"
 #include "pgndb/index/store.h"
@@ -35,6 +40,9 @@ struct Plan {
   // step's games and the candidates are then those read so far.
   bool read_as_needed = false;
   std::uint64_t candidates = 0;
+  // Material and pattern searches read their lists an epoch of ids at a time (Store::epochs),
+  // as they need games (read_as_needed too): how many of the database's epochs were read.
+  std::uint32_t epochs_read = 0;
   std::vector<std::string> checked;  // filters checked on the facts
   std::string order;                 // empty for id order
   std::uint64_t examined = 0, passed = 0;
@@ -77,6 +85,22 @@ class Search {
   // Keeps the games of `ids` whose material and boards pass (--material, --pattern), each with
   // its match's ply in `plies`.
   [[nodiscard]] index::Status confirm(Ids& ids, std::vector<unsigned>& plies);
+  // Reads the next epoch's lists (by_epoch_) into candidates_.
+  [[nodiscard]] index::Status read_epoch();
+
+  // What a pattern (or its inversion) needs that never comes back once gone, taken from it once:
+  // the pieces it names, by colour and kind (pawns first), and its pawns on their home squares.
+  // The lists, the histories and the replay of a pattern search all prune by it.
+  struct PatternNeeds {
+    std::shared_ptr<const pgn::FenPattern> pattern;
+    std::array<std::array<unsigned, 5>, 2> pieces;
+    pgn::Bitboard home_pawns[2];
+    static PatternNeeds of(std::shared_ptr<const pgn::FenPattern> pattern);
+    // Whether `balance` holds the pieces it names (and the pawns, with `pawns`).
+    [[nodiscard]] bool held_by(const pgn::MaterialBalance& balance, bool pawns) const;
+  };
+  // A list read for one epoch of ids (Store::ids_of_epoch).
+  using EpochLists = std::function<std::expected<Ids, index::Status>(std::uint32_t epoch)>;
 
   const index::Store* store_;
   Filters filters_;
@@ -94,7 +118,15 @@ class Search {
   // --material and --pattern are confirmed on each candidate (its material history, its boards);
   // the pattern's inversion for --pattern-either.
   bool confirm_ = false;
-  std::optional<pgn::FenPattern> inverted_;
+  // The pattern's needs, and its inversion's for --pattern-either.
+  std::vector<PatternNeeds> needs_;
+  // The material postings, read an epoch at a time as the search needs games: each epoch's
+  // candidates are the games of its lists (all of them) among fixed_, the other indexes' games
+  // (every game when there is none). Their plan steps are the last ones, in this order.
+  std::vector<EpochLists> by_epoch_;
+  std::vector<std::string> by_epoch_names_;
+  std::optional<Ids> fixed_;
+  std::uint32_t next_epoch_ = 0, epochs_ = 0;
   // Candidates that passed, not given yet, and their matches' plies when confirmed.
   Ids ready_;
   std::vector<unsigned> ready_plies_;
