@@ -2807,7 +2807,7 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_with_material(
 }
 
 Status Store::for_each_material(
-    const std::vector<std::uint32_t>& ids,
+    std::span<const std::uint32_t> ids,
     const std::function<bool(std::uint32_t, const pgn::MaterialHistory&)>& each) const {
   GroupedReader reader(*impl_->db, impl_->families[Materials], 0, impl_->cache_game_data);
   pgn::MaterialHistory history;

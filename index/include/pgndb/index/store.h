@@ -343,7 +343,7 @@ class Store {
   // The main-line material of each game of `ids` (ascending), in order; a game whose history is
   // missing or damaged is Corruption. `each` returns false to stop.
   [[nodiscard]] Status for_each_material(
-      const std::vector<std::uint32_t>& ids,
+      std::span<const std::uint32_t> ids,
       const std::function<bool(std::uint32_t, const pgn::MaterialHistory&)>& each) const;
   [[nodiscard]] std::expected<GameSummary, Status> summary(std::uint32_t id) const;
   // Calls `each(id, summary)` for each of `ids` (ascending), in one pass over the summaries:
