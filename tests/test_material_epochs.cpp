@@ -13,14 +13,13 @@
 
 #include "pgndb/index/store.h"
 #include "pgndb/query/filters.h"
-#include "pgndb/query/search.h"
+#include "search_support.h"
 #include "support.h"
 
 namespace fs = std::filesystem;
 using pgndb::index::Store;
 using pgndb::query::FilterText;
 using pgndb::query::Plan;
-using pgndb::query::Search;
 
 namespace {
 
@@ -43,25 +42,6 @@ Store imported_corpus(const pgndb::test::TempDir& dir, int times) {
   auto opened = Store::open((dir / "db").string(), {.create_if_missing = false});
   REQUIRE(opened);
   return std::move(*opened);
-}
-
-// The games a search gives, with their match plies; the first `page` games' plan in `first`.
-std::vector<std::pair<std::uint32_t, unsigned>> searched(const Store& store, const FilterText& text,
-                                                         std::size_t page, Plan& first) {
-  auto filters = pgndb::query::parse_filters(text);
-  REQUIRE(filters);
-  auto search = Search::start(store, *filters);
-  REQUIRE(search);
-  std::vector<std::pair<std::uint32_t, unsigned>> out;
-  for (;;) {
-    auto id = search->next();
-    REQUIRE(id);
-    if (!*id) break;
-    REQUIRE(search->match_ply());
-    out.emplace_back(**id, *search->match_ply());
-    if (out.size() == page) first = search->plan();
-  }
-  return out;
 }
 
 }  // namespace
@@ -89,12 +69,12 @@ TEST_CASE("material searches over two epochs give each copy's games, reading the
     text.either_colour = c.either;
     text.pattern = c.pattern;
     Plan unused, first;
-    const auto in_one = searched(one, text, 0, unused);
+    const auto in_one = pgndb::test::searched(one, text, unused);
     REQUIRE(in_one.size() > 20);
     std::vector<std::pair<std::uint32_t, unsigned>> expected;
     for (std::uint32_t k = 0; k < copies; ++k)
       for (const auto& [id, ply] : in_one) expected.emplace_back(id + k * n, ply);
-    CHECK(searched(five, text, 20, first) == expected);
+    CHECK(pgndb::test::searched(five, text, first, 20) == expected);
     // The first 20 games, all in the first copy, came from the first epoch's lists alone. The
     // pattern names no more pieces than the initial position holds: it reads no lists, and
     // replays each game (Search::start says why).

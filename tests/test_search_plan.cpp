@@ -18,6 +18,7 @@
 #include "pgndb/index/store.h"
 #include "pgndb/query/filters.h"
 #include "pgndb/query/search.h"
+#include "search_support.h"
 #include "support.h"
 
 namespace fs = std::filesystem;
@@ -263,22 +264,9 @@ std::vector<std::pair<std::uint32_t, unsigned>> replayed_matches(
   return out;
 }
 
-// The games and plies a search gives.
+// The games and plies a search of the samples gives.
 std::vector<std::pair<std::uint32_t, unsigned>> searched(const FilterText& text, Plan& plan) {
-  auto filters = pgndb::query::parse_filters(text);
-  REQUIRE(filters);
-  auto search = Search::start(samples_store(), *filters);
-  REQUIRE(search);
-  std::vector<std::pair<std::uint32_t, unsigned>> out;
-  for (;;) {
-    auto id = search->next();
-    REQUIRE(id);
-    if (!*id) break;
-    REQUIRE(search->match_ply());
-    out.emplace_back(**id, *search->match_ply());
-  }
-  plan = search->plan();
-  return out;
+  return pgndb::test::searched(samples_store(), text, plan);
 }
 
 }  // namespace
