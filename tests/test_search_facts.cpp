@@ -923,3 +923,32 @@ TEST_CASE("the postings' keys are ordered by epoch first, then value, then block
       CHECK(keys[i] < keys[i + values.size()]);
   }
 }
+
+// A search reads the postings an epoch at a time (Search::read_epoch), restricting the other
+// indexes' games to Store::ids_of_epoch: each epoch's ids are those its keys hold, from the
+// first to the last, with no id between two epochs.
+TEST_CASE("an epoch's ids are those whose lists its keys hold, and the epochs tile the ids") {
+  namespace postings = pgndb::index::postings;
+  using pgndb::index::Store;
+  const auto epoch_of = [&](std::uint32_t id) {
+    return postings::epoch_of_block(postings::block_of(id));
+  };
+  CHECK(Store::ids_of_epoch(0).first == 1);  // ids start at 1
+  for (const std::uint32_t epoch : {0u, 1u, 2u, 95u, 4094u, 4095u}) {
+    INFO("epoch " << epoch);
+    const auto [first, last] = Store::ids_of_epoch(epoch);
+    CHECK(first <= last);
+    CHECK(epoch_of(first) == epoch);
+    CHECK(epoch_of(last) == epoch);
+    CHECK(postings::epochs_of(last) == epoch + 1);
+    if (epoch > 0) {
+      CHECK(epoch_of(first - 1) == epoch - 1);
+      CHECK(Store::ids_of_epoch(epoch - 1).last + 1 == first);
+    }
+    if (epoch < 4095) {
+      CHECK(epoch_of(last + 1) == epoch + 1);
+    } else {
+      CHECK(last == 0xFFFFFFFFu);
+    }
+  }
+}

@@ -272,8 +272,14 @@ class GroupedReader {
       // entries. Stepping to the first group past `id` and back read the block before again when
       // the step crossed blocks: two thirds of a material count at 5M games.
       for (;;) {
-        if (Status s = parse(it_first_, it_->value().ToStringView()); !s.is_ok()) return s;
+        // A damaged group on the way is not `id`'s to report: the seek finds `id`'s own group,
+        // as it does from afar.
+        if (!parse(it_first_, it_->value().ToStringView()).is_ok()) {
+          it_->SeekForPrev(game_key(id));
+          break;
+        }
         if (id - it_first_ < entries_.size()) break;
+        entries_.clear();  // they view the value that the step releases
         it_->Next();
         if (!it_->Valid()) {
           if (!it_->status().ok()) return from_rocksdb(it_->status(), "reading " + it_family_);

@@ -377,6 +377,7 @@ std::expected<Search, Status> Search::start(const index::Store& store, const Fil
     search.fixed_ = std::move(search.candidates_);
     search.candidates_ = Ids{};
     search.epochs_ = store.epochs();
+    search.by_epoch_steps_ = search.plan_.steps.size();
     for (const std::string& what : search.by_epoch_names_) search.plan_.steps.push_back({what, 0});
     search.plan_.read_as_needed = true;
   }
@@ -479,7 +480,7 @@ Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
   Part parts[2];
   const std::span<const std::uint32_t> all(ids);
   if (all.size() >= 1024) {
-    std::thread other(confirm_part, std::ref(parts[1]), all.subspan(all.size() / 2));
+    std::jthread other(confirm_part, std::ref(parts[1]), all.subspan(all.size() / 2));
     confirm_part(parts[0], all.first(all.size() / 2));
     other.join();
   } else {
@@ -533,7 +534,7 @@ Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
           });
     };
     if (kept.size() > 64) {
-      std::thread other(work, 1);
+      std::jthread other(work, 1);
       work(0);
       other.join();
     } else {
@@ -589,7 +590,7 @@ Status Search::read_epoch() {
   for (std::size_t i = 0; i < by_epoch_.size() && !(games && games->empty()); ++i) {
     auto ids = by_epoch_[i](epoch);
     if (!ids) return ids.error();
-    plan_.steps[plan_.steps.size() - by_epoch_.size() + i].games += ids->size();
+    plan_.steps[by_epoch_steps_ + i].games += ids->size();
     games = games ? intersect(*games, *ids) : std::move(*ids);
   }
   candidates_ = games ? std::move(*games) : Ids{};

@@ -122,9 +122,11 @@ class Search {
   std::vector<PatternNeeds> needs_;
   // The material postings, read an epoch at a time as the search needs games: each epoch's
   // candidates are the games of its lists (all of them) among fixed_, the other indexes' games
-  // (every game when there is none). Their plan steps are the last ones, in this order.
+  // (every game when there is none). Their plan steps follow one another in this order, from
+  // plan_.steps[by_epoch_steps_].
   std::vector<EpochLists> by_epoch_;
   std::vector<std::string> by_epoch_names_;
+  std::size_t by_epoch_steps_ = 0;
   std::optional<Ids> fixed_;
   std::uint32_t next_epoch_ = 0, epochs_ = 0;
   // Candidates that passed, not given yet, and their matches' plies when confirmed.
