@@ -80,6 +80,9 @@ void explain(const query::Plan& plan) {
                                  plan.epochs_read, plan.epochs_read == 1 ? " epoch" : " epochs",
                                  " read\n")
                       : std::string("plan: the position's games read as the search needs them\n"));
+  if (plan.replayed)
+    std::cerr << "plan: " << plan.replayed
+              << " main lines replayed (the pattern's pieces and pawns' squares reached)\n";
   std::cerr << "plan: " << plan.candidates
             << (plan.read_as_needed ? " candidates read, " : " candidates, ") << plan.examined
             << " examined, " << plan.passed << " passed\n";

@@ -215,6 +215,12 @@ TEST_CASE("fen pattern: pruning bounds of a pattern", "[fen_pattern]") {
   CHECK(p.required(pgn::White, pgn::Pawn) ==
         (pgn::square_bb(pgn::A2) | pgn::square_bb(pgn::B2) | pgn::square_bb(pgn::C2)));
   CHECK(p.required(pgn::White, pgn::King) == pgn::square_bb(pgn::C1));
+  // h2's `[Pp]` holds a pawn of either colour: with the pawns of each colour, and nothing else.
+  CHECK(p.required_pawns() == (p.required(pgn::White, pgn::Pawn) |
+                               p.required(pgn::Black, pgn::Pawn) | pgn::square_bb(pgn::H2)));
+  CHECK(pattern("*/*/*/[Pp]*[Pp]/*/*/*/*").required_pawns() ==
+        (pgn::square_bb(pgn::A5) | pgn::square_bb(pgn::H5)));
+  CHECK(pattern("*/*/*/[Pp_]*[PpN]/*/*/*/*").required_pawns() == 0);
   CHECK(p.required_empty() == pgn::rank_bb(2));
   // Rank 3's digits exclude every piece; h2's set excludes all but pawns; h6 is `?`.
   CHECK((p.excluded(pgn::White, pgn::Queen) & pgn::rank_bb(2)) == pgn::rank_bb(2));
@@ -326,6 +332,7 @@ std::string broken_bounds(const FenPattern& p, const pgn::Position& pos) {
       if (p.excluded(c, type) & held) out += " excluded " + piece;
     }
   }
+  if (p.required_pawns() & ~pos.pieces(pgn::Pawn)) out += " required_pawns";
   if (p.required_empty() & pos.occupied()) out += " required_empty";
   if (p.excluded_empty() & ~pos.occupied()) out += " excluded_empty";
   return out;

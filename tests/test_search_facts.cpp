@@ -14,6 +14,7 @@
 
 #include "bytes.h"
 #include "fact_group.h"
+#include "material_record.h"
 #include "name_index.h"
 #include "pgn/game.h"
 #include "pgndb/index/store.h"
@@ -167,6 +168,39 @@ void remove_materials(RawDatabase& opened) {
     REQUIRE(keys.size() > 100);
     for (const auto& key : keys)
       REQUIRE(rdb->Delete(rocksdb::WriteOptions(), opened.handles[i], key).ok());
+  }
+}
+
+// What schema 23 added taken away, as a database of 22 held it: each game's material history
+// without the squares its pawns stood on.
+void remove_pawn_squares(RawDatabase& opened) {
+  for (std::size_t i = 0; i < opened.names.size(); ++i) {
+    if (opened.names[i] != "materials") continue;
+    rocksdb::DB* rdb = opened.db.get();
+    std::unique_ptr<rocksdb::Iterator> it(
+        rdb->NewIterator(rocksdb::ReadOptions(), opened.handles[i]));
+    std::vector<std::pair<std::string, std::string>> rewritten;
+    std::size_t with_squares = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      pgndb::index::bytes::Reader in(it->value().ToStringView());
+      std::string group;
+      for (std::string_view entry; !in.empty();) {
+        REQUIRE(in.view(entry));
+        auto history = pgndb::index::material::decode_history(entry);
+        REQUIRE(history);
+        with_squares += history->pawn_squares[pgn::White] != ~pgn::Bitboard(0);
+        history->pawn_squares = {~pgn::Bitboard(0), ~pgn::Bitboard(0)};
+        std::string old;
+        pgndb::index::material::encode_history(*history, old);
+        pgndb::index::bytes::put_string(group, old);
+      }
+      rewritten.emplace_back(it->key().ToString(), group);
+    }
+    REQUIRE(it->status().ok());
+    REQUIRE(with_squares > 4096);
+    it.reset();
+    for (const auto& [key, value] : rewritten)
+      REQUIRE(rdb->Put(rocksdb::WriteOptions(), opened.handles[i], key, value).ok());
   }
 }
 
@@ -408,8 +442,8 @@ TEST_CASE("searches checked on the facts give the games the tags say") {
 // best-rated games of popular positions; schemas 9 to 18 kept no speed in the summaries and the
 // facts; schemas 9 to 19 no ending; schemas 9 to 20 no opening; schemas 9 to 21 no material. A
 // reader refuses them, naming the command that upgrades; a writer upgrades them in place.
-TEST_CASE("a database of schema 9 to 21 is upgraded in place by a writer, and verifies") {
-  const int old_version = GENERATE(9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21);
+TEST_CASE("a database of schema 9 to 22 is upgraded in place by a writer, and verifies") {
+  const int old_version = GENERATE(9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22);
   INFO("schema " << old_version);
   pgndb::test::TempDir dir;
   const fs::path db = dir / "old";
@@ -466,7 +500,10 @@ TEST_CASE("a database of schema 9 to 21 is upgraded in place by a writer, and ve
     // What schema 10 held: no facts; a result and a plies key for each game. What schema 11
     // held: no name index, names without numbers, no counts of names.
     RawDatabase opened(db);
-    remove_materials(opened);
+    if (old_version < 22)
+      remove_materials(opened);
+    else
+      remove_pawn_squares(opened);
     const auto& names = opened.names;
     const auto& handles = opened.handles;
     rocksdb::DB* rdb = opened.db.get();

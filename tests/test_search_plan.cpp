@@ -364,7 +364,9 @@ TEST_CASE("material lists are read an epoch at a time, among the games the other
       plan.steps, [](const Plan::Step& s) { return s.index.starts_with("postings: material"); }));
 }
 
-TEST_CASE("a pattern search prunes by material and home pawns, then finds the board replaying") {
+TEST_CASE(
+    "a pattern search prunes by material, pawns' squares and home pawns, then finds the board "
+    "replaying") {
   struct Case {
     const char* pattern;
     bool either;
@@ -373,7 +375,8 @@ TEST_CASE("a pattern search prunes by material and home pawns, then finds the bo
   for (const Case& c :
        {Case{"?????rk?/?????ppp/*/*/*/*/*/*", false, ""},
         Case{"*/*/*/*/*/*/*/??KR????", true, "black"}, Case{"6k1/5ppp/8/8/8/8/5PPP/6K1", false, ""},
-        Case{"*/*/*/*/2P1P3/*/*/*", false, "white"}}) {
+        Case{"*/*/*/*/2P1P3/*/*/*", false, "white"}, Case{"*/*/*/[Pp]*[Pp]/*/*/*/*", false, ""},
+        Case{"*/*/*/*/*/2P5/*/*", true, ""}}) {
     INFO(c.pattern << (c.either ? " either" : "") << " " << c.to_move);
     FilterText text;
     (c.either ? text.pattern_either : text.pattern) = c.pattern;
@@ -395,5 +398,30 @@ TEST_CASE("a pattern search prunes by material and home pawns, then finds the bo
           }
         });
     CHECK(found == expected);
+    // Only games whose pawns stood on each square the pattern needs a pawn on (of its colour,
+    // or of either for `[Pp]`), at some ply, were replayed: the squares read from the boards.
+    std::size_t covering = 0;
+    replayed_matches([&](const pgn::GameRecord& game) -> std::optional<unsigned> {
+      pgn::Bitboard stood[2] = {0, 0};
+      pgn::Position pos = game.start;
+      for (unsigned ply = 0;; ++ply) {
+        for (int sq = 0; sq < 64; ++sq)
+          if (const pgn::Piece piece = pos.piece_on(pgn::Square(sq));
+              piece != pgn::NoPiece && pgn::type_of(piece) == pgn::Pawn)
+            stood[pgn::color_of(piece)] |= pgn::Bitboard(1) << sq;
+        if (ply == game.moves.size()) break;
+        pos.play_or_pass(game.moves[ply].move);
+      }
+      const auto reached = [&](const pgn::FenPattern& p) {
+        return !(p.required(pgn::White, pgn::Pawn) & ~stood[pgn::White]) &&
+               !(p.required(pgn::Black, pgn::Pawn) & ~stood[pgn::Black]) &&
+               !(p.required_pawns() & ~(stood[pgn::White] | stood[pgn::Black]));
+      };
+      covering += reached(*parsed) || (c.either && reached(inverted));
+      return std::nullopt;
+    });
+    INFO("replayed " << plan.replayed << ", pawns' squares reached " << covering);
+    CHECK(plan.replayed >= found.size());
+    CHECK(plan.replayed <= covering);
   }
 }

@@ -94,7 +94,7 @@ inline constexpr FamilyTraits family_table[FamilyCount] = {
     {"facts", false, false, false, true, facts::group_size, 11, false, false},
     {"name_index", true, true, false, false, 1, 12, false, false},
     {"postings", true, true, false, false, 1, 13, false, false},
-    {"materials", false, false, false, true, summary_group, 22, false, false},
+    {"materials", true, false, false, true, summary_group, 22, false, false},
 };
 
 constexpr std::string_view family_name(int f) { return family_table[f].name; }

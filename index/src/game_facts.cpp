@@ -104,6 +104,13 @@ GameFacts game_facts(std::uint32_t id, std::string_view stored) {
   };
   pgn::MaterialHistory& material = facts.material;
   material.runs.push_back({0, balance_at(game.start)});
+  // The squares each side's pawns stood on.
+  const auto add_pawn_squares = [&material](const pgn::Position& p) {
+    for (pgn::Color c : {pgn::White, pgn::Black})
+      material.pawn_squares[c] |= p.pieces(c, pgn::Pawn);
+  };
+  material.pawn_squares = {};
+  add_pawn_squares(game.start);
 
   // Positions: the game replayed from its start.
   pgn::Position pos = game.start;
@@ -126,6 +133,7 @@ GameFacts game_facts(std::uint32_t id, std::string_view stored) {
     facts.positions.push_back(key40(pos));
     if (material.plies < 65535) {  // counted to 65,535 (pgn::MaterialTracker)
       ++material.plies;
+      add_pawn_squares(pos);
       if (const auto b = balance_at(pos); !(b == material.runs.back().balance))
         material.runs.push_back({material.plies, b});
     }

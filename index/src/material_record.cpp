@@ -78,7 +78,8 @@ std::optional<std::uint32_t> next_possible_pieces(std::uint32_t from,
 namespace {
 
 constexpr std::uint8_t escape = 0xFF;
-constexpr std::uint8_t standard_start = 1, black_first = 2;
+constexpr std::uint8_t standard_start = 1, black_first = 2, pawn_squares = 4, home_ranks_full = 8;
+constexpr pgn::Bitboard rank_1 = 0xFF, rank_8 = rank_1 << 56;
 constexpr unsigned promotions = 5;  // the first promotion's code
 
 // The side that played ply `ply` (1-based) of a game whose first mover is `first`.
@@ -149,7 +150,17 @@ void encode_history(const pgn::MaterialHistory& history, std::string& out) {
   }
   const bool standard = start == pgn::MaterialBalance::start();
   bytes::put_varint(out, history.plies);
-  out += char((standard ? standard_start : 0) | (first == pgn::Black ? black_first : 0));
+  // The pawns' squares are known unless a square of rank 1 or 8 is among them (the history's
+  // "every square").
+  const auto& squares = history.pawn_squares;
+  std::uint8_t flags =
+      std::uint8_t((standard ? standard_start : 0) | (first == pgn::Black ? black_first : 0));
+  if (!((squares[pgn::White] | squares[pgn::Black]) & (rank_1 | rank_8))) {
+    flags |= pawn_squares;
+    if ((~squares[pgn::White] & rank_1 << 8) == 0 && (~squares[pgn::Black] & rank_8 >> 8) == 0)
+      flags |= home_ranks_full;
+  }
+  out += char(flags);
   if (!standard) put_balance(out, start);
   bytes::put_varint(out, history.runs.size() - 1);
   for (std::size_t i = 1; i < history.runs.size(); ++i) {
@@ -168,6 +179,13 @@ void encode_history(const pgn::MaterialHistory& history, std::string& out) {
       bytes::put_varint(out, delta);
     }
   }
+  if (flags & pawn_squares) {
+    // A rank a byte, from the side's home rank out: White's ranks 2 (unless full) to 7, then
+    // Black's 7 (unless full) to 2.
+    const int from = flags & home_ranks_full ? 1 : 0;
+    for (int r = 1 + from; r <= 6; ++r) out += char(history.pawn_squares[pgn::White] >> (8 * r));
+    for (int r = 6 - from; r >= 1; --r) out += char(history.pawn_squares[pgn::Black] >> (8 * r));
+  }
 }
 
 std::optional<pgn::MaterialHistory> decode_history(std::string_view bytes) {
@@ -181,7 +199,9 @@ bool decode_history(std::string_view bytes, pgn::MaterialHistory& h) {
   h.runs.clear();
   std::uint64_t plies = 0, runs = 0;
   std::uint8_t flags = 0;
-  if (!in.varint(plies) || plies > 65535 || !in.byte(flags) || flags > 3) return false;
+  if (!in.varint(plies) || plies > 65535 || !in.byte(flags) || flags > 15 ||
+      ((flags & home_ranks_full) && !(flags & pawn_squares)))
+    return false;
   h.plies = std::uint16_t(plies);
   const pgn::Color first = flags & black_first ? pgn::Black : pgn::White;
   pgn::MaterialBalance balance = pgn::MaterialBalance::start();
@@ -220,8 +240,20 @@ bool decode_history(std::string_view bytes, pgn::MaterialHistory& h) {
     }
     h.runs.push_back({std::uint16_t(ply), balance});
   }
-  if (!in.empty()) return false;
-  return true;
+  h.pawn_squares = {~pgn::Bitboard(0), ~pgn::Bitboard(0)};
+  if (flags & pawn_squares) {
+    const bool full = flags & home_ranks_full;
+    const std::size_t size = full ? 10 : 12;
+    if (!in.bytes_of(size, raw)) return false;
+    const auto rank = [&](std::size_t i) { return pgn::Bitboard(std::uint8_t(raw[i])); };
+    pgn::Bitboard white = full ? rank_1 << 8 : 0, black = full ? rank_8 >> 8 : 0;
+    const int from = full ? 1 : 0;
+    std::size_t i = 0;
+    for (int r = 1 + from; r <= 6; ++r) white |= rank(i++) << (8 * r);
+    for (int r = 6 - from; r >= 1; --r) black |= rank(i++) << (8 * r);
+    h.pawn_squares = {white, black};
+  }
+  return in.empty();
 }
 
 }  // namespace pgndb::index::material

@@ -622,6 +622,10 @@ class Verifier {
     if (!same)
       report(family_name(Materials),
              pgn::cat("game ", id, ": the material differs from the game's moves"));
+    // A history of this schema holds them all (the upgrade to 23 writes them).
+    else if (history->pawn_squares != expected.pawn_squares)
+      report(family_name(Materials),
+             pgn::cat("game ", id, ": the squares of its pawns differ from the game's moves"));
   }
 
   // The fields summaries and facts both hold, compared with the game's; `family` and `what`

@@ -207,7 +207,10 @@ void FenPattern::compile() {
   forbidden_.fill(0);
   required_.fill(0);
   min_pieces_.fill(0);
+  required_pawns_ = 0;
   star_ranks_ = 0;
+  const std::uint16_t pawn_states =
+      std::uint16_t(1u << make_piece(White, Pawn) | 1u << make_piece(Black, Pawn));
   // Records what token `t` says of the squares it takes from `file` on rank `rank`.
   auto fixed = [&](const Token& t, int rank, int file) {
     for (int k = 0; k < t.squares; ++k) {
@@ -217,6 +220,7 @@ void FenPattern::compile() {
         if (!((t.states >> s) & 1)) forbidden_[s] |= sq;
         if (t.states == (1u << s)) required_[s] |= sq;
       }
+      if (t.states && !(t.states & ~pawn_states)) required_pawns_ |= sq;
     }
   };
   for (int rank = 0; rank < 8; ++rank) {

@@ -29,6 +29,7 @@ MaterialBalance MaterialBalance::of(const Position& position) {
 void MaterialTracker::start(const Position& position) {
   clear();  // the runs keep their memory from one game to the next (an import follows millions)
   history_.runs.push_back({0, MaterialBalance::of(position)});
+  history_.pawn_squares = {position.pieces(White, Pawn), position.pieces(Black, Pawn)};
   pieces_ = popcount(position.occupied());
   pawns_ = popcount(position.pieces(Pawn));
 }

@@ -429,14 +429,20 @@ bool Search::passes(std::uint32_t id, const index::SearchFacts& s) const {
 
 Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
   // The last position of the last run holding as many pieces as a pattern names (the final
-  // position, with no move played from it, for the last run); nothing when no run does.
+  // position, with no move played from it, for the last run), of a pattern whose pawns' squares
+  // the game's pawns reached; nothing when no run does.
   const auto hope_of = [&](const pgn::MaterialHistory& h) -> std::optional<unsigned> {
-    for (std::size_t i = h.runs.size(); i-- > 0;) {
-      for (const PatternNeeds& n : needs_)
-        if (n.held_by(h.runs[i].balance, true))
-          return i + 1 < h.runs.size() ? h.runs[i + 1].ply - 1u : h.plies;
+    std::optional<unsigned> last;
+    for (const PatternNeeds& n : needs_) {
+      if (!n.squares_reached(h)) continue;
+      for (std::size_t i = h.runs.size(); i-- > 0;)
+        if (n.held_by(h.runs[i].balance, true)) {
+          const unsigned until = i + 1 < h.runs.size() ? h.runs[i + 1].ply - 1u : h.plies;
+          last = std::max(last.value_or(0), until);
+          break;
+        }
     }
-    return std::nullopt;
+    return last;
   };
   // The games of a part of `ids` whose histories pass, each with its match's ply and, for a
   // pattern, the last ply with the pieces it names (its replay stops there).
@@ -495,6 +501,7 @@ Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
   std::vector<std::uint16_t> hope_until = std::move(parts[0].hope_until);
   hope_until.insert(hope_until.end(), parts[1].hope_until.begin(), parts[1].hope_until.end());
   if (filters_.pattern) {
+    plan_.replayed += kept.size();
     const auto to_move = filters_.to_move;
     // A pattern's hope at each position: the pawns it needs at home still there (they never
     // come back), and as many pawns as it names (their number only falls).
@@ -600,13 +607,22 @@ Status Search::read_epoch() {
 }
 
 Search::PatternNeeds Search::PatternNeeds::of(std::shared_ptr<const pgn::FenPattern> pattern) {
-  PatternNeeds n{std::move(pattern), {}, {}};
+  PatternNeeds n{std::move(pattern), {}, {}, {}, 0};
   for (pgn::Color c : {pgn::White, pgn::Black}) {
     for (int t = 0; t < 5; ++t)
       n.pieces[c][t] = n.pattern->min_pieces(c, pgn::PieceType(pgn::Pawn + t));
-    n.home_pawns[c] = n.pattern->required(c, pgn::Pawn) & pgn::rank_bb(c == pgn::White ? 1 : 6);
+    n.pawns[c] = n.pattern->required(c, pgn::Pawn);
+    n.home_pawns[c] = n.pawns[c] & pgn::rank_bb(c == pgn::White ? 1 : 6);
   }
+  n.any_pawns = n.pattern->required_pawns();
   return n;
+}
+
+bool Search::PatternNeeds::squares_reached(const pgn::MaterialHistory& history) const {
+  const auto& reached = history.pawn_squares;
+  return !(pawns[pgn::White] & ~reached[pgn::White]) &&
+         !(pawns[pgn::Black] & ~reached[pgn::Black]) &&
+         !(any_pawns & ~(reached[pgn::White] | reached[pgn::Black]));
 }
 
 bool Search::PatternNeeds::held_by(const pgn::MaterialBalance& balance, bool pawns) const {

@@ -81,6 +81,9 @@ class FenPattern {
   // The squares every matching board has occupied by this piece: tokens that match that piece
   // alone on a fixed square (a rank without `*`, or before a rank's first `*` or after its last).
   [[nodiscard]] Bitboard required(Color color, PieceType type) const;
+  // The squares every matching board has occupied by a pawn of either colour: tokens that match
+  // pawns alone on a fixed square (`P`, `p`, `[Pp]`).
+  [[nodiscard]] Bitboard required_pawns() const { return required_pawns_; }
   // The squares no matching board has occupied by this piece: fixed-square tokens that exclude it
   // (a digit's empty squares, another letter, `a` for a white piece, a set without it, ...).
   [[nodiscard]] Bitboard excluded(Color color, PieceType type) const;
@@ -117,6 +120,7 @@ class FenPattern {
   std::array<Bitboard, 16> forbidden_{};
   std::array<Bitboard, 16> required_{};
   std::array<std::uint8_t, 16> min_pieces_{};
+  Bitboard required_pawns_ = 0;
   // The states with a forbidden square, so that matches() looks at those alone.
   std::array<std::uint8_t, 13> checked_states_{};
   std::uint8_t checked_count_ = 0;

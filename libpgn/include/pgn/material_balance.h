@@ -42,6 +42,11 @@ struct MaterialHistory {
   };
   std::vector<Run> runs;    // runs.front().ply == 0; each run's balance differs from the last
   std::uint16_t plies = 0;  // the main line's length
+  // The squares each side's pawns stood on in the main line's positions (its first, and each
+  // after a move followed): a board with a pawn of one colour on a square is reached only in a
+  // game whose union for that colour holds the square, so a pattern search skips the others
+  // without replaying them. Every square when not known (a database of schema 22 kept none).
+  std::array<Bitboard, 2> pawn_squares{~Bitboard(0), ~Bitboard(0)};
 
   // The final position's balance.
   const MaterialBalance& final_balance() const { return runs.back().balance; }
@@ -65,6 +70,8 @@ class MaterialTracker {
     // followed (no game is that long but one of null moves).
     if (history_.plies == 65535) return;
     ++history_.plies;
+    history_.pawn_squares[White] |= after.pieces(White, Pawn);
+    history_.pawn_squares[Black] |= after.pieces(Black, Pawn);
     const int pieces = popcount(after.occupied()), pawns = popcount(after.pieces(Pawn));
     if (pieces != pieces_ || pawns != pawns_) changed(after, pieces, pawns);
   }
@@ -72,6 +79,7 @@ class MaterialTracker {
   void clear() {
     history_.runs.clear();
     history_.plies = 0;
+    history_.pawn_squares = {};
   }
   [[nodiscard]] const MaterialHistory& history() const { return history_; }
   [[nodiscard]] MaterialHistory take() { return std::move(history_); }

@@ -43,6 +43,9 @@ struct Plan {
   // Material and pattern searches read their lists an epoch of ids at a time (Store::epochs),
   // as they need games (read_as_needed too): how many of the database's epochs were read.
   std::uint32_t epochs_read = 0;
+  // A pattern search's candidates whose material histories say the pattern may match (the
+  // pieces it names held, its pawns' squares reached): their main lines were replayed.
+  std::uint64_t replayed = 0;
   std::vector<std::string> checked;  // filters checked on the facts
   std::string order;                 // empty for id order
   std::uint64_t examined = 0, passed = 0;
@@ -89,15 +92,20 @@ class Search {
   [[nodiscard]] index::Status read_epoch();
 
   // What a pattern (or its inversion) needs that never comes back once gone, taken from it once:
-  // the pieces it names, by colour and kind (pawns first), and its pawns on their home squares.
-  // The lists, the histories and the replay of a pattern search all prune by it.
+  // the pieces it names, by colour and kind (pawns first), and its pawns on their home squares;
+  // and the squares it needs a pawn on, of a colour and of either. The lists, the histories and
+  // the replay of a pattern search all prune by it.
   struct PatternNeeds {
     std::shared_ptr<const pgn::FenPattern> pattern;
     std::array<std::array<unsigned, 5>, 2> pieces;
     pgn::Bitboard home_pawns[2];
+    pgn::Bitboard pawns[2], any_pawns;
     static PatternNeeds of(std::shared_ptr<const pgn::FenPattern> pattern);
     // Whether `balance` holds the pieces it names (and the pawns, with `pawns`).
     [[nodiscard]] bool held_by(const pgn::MaterialBalance& balance, bool pawns) const;
+    // Whether a game's pawns stood on every square it needs a pawn on (not at once: a game
+    // without is never matched, one with may be).
+    [[nodiscard]] bool squares_reached(const pgn::MaterialHistory& history) const;
   };
   // A list read for one epoch of ids (Store::ids_of_epoch).
   using EpochLists = std::function<std::expected<Ids, index::Status>(std::uint32_t epoch)>;
