@@ -440,8 +440,9 @@ TEST_CASE("searches checked on the facts give the games the tags say") {
 // 9 to 13 kept no slices of the statistics (a tree filtered by dates read the games); schemas 13
 // to 16 keyed the lists of the postings family without their epoch; schemas 9 to 17 kept no
 // best-rated games of popular positions; schemas 9 to 18 kept no speed in the summaries and the
-// facts; schemas 9 to 19 no ending; schemas 9 to 20 no opening; schemas 9 to 21 no material. A
-// reader refuses them, naming the command that upgrades; a writer upgrades them in place.
+// facts; schemas 9 to 19 no ending; schemas 9 to 20 no opening; schemas 9 to 21 no material; 9 to
+// 22 no pawns' squares. A reader refuses them, naming the command that upgrades; a writer upgrades
+// them in place.
 TEST_CASE("a database of schema 9 to 22 is upgraded in place by a writer, and verifies") {
   const int old_version = GENERATE(9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22);
   INFO("schema " << old_version);
