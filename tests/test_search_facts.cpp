@@ -444,7 +444,13 @@ TEST_CASE("searches checked on the facts give the games the tags say") {
 // 22 no pawns' squares. A reader refuses them, naming the command that upgrades; a writer upgrades
 // them in place.
 TEST_CASE("a database of schema 9 to 22 is upgraded in place by a writer, and verifies") {
+  // Under the sanitizers five versions, not 14 (three minutes there): from 9 every step runs,
+  // and 16, 20, 21 and 22 start the later steps where they branch.
+#ifdef PGNDB_SANITIZED
+  const int old_version = GENERATE(9, 16, 20, 21, 22);
+#else
   const int old_version = GENERATE(9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22);
+#endif
   INFO("schema " << old_version);
   pgndb::test::TempDir dir;
   const fs::path db = dir / "old";
