@@ -116,23 +116,42 @@ std::optional<unsigned> change_code(const pgn::MaterialBalance& before,
   return promotions + 5 * unsigned(promoted - 1) + unsigned(taken < 0 ? 0 : taken);
 }
 
-// `balance` changed by code `code` played by `side`; false when the counts do not allow it.
-bool apply_code(pgn::MaterialBalance& balance, unsigned code, pgn::Color side) {
-  auto& mine = balance.count[side];
-  auto& theirs = balance.count[~side];
-  const auto take = [&](unsigned t) {
-    if (theirs[t] == 0) return false;
-    --theirs[t];
-    return true;
-  };
-  if (code < promotions) return take(code);
-  code -= promotions;
-  const unsigned promoted = 1 + code / 5, taken = code % 5;
-  if (promoted > 4 || mine[0] == 0 || mine[promoted] == 15) return false;
-  if (taken && !take(taken)) return false;
-  --mine[0];
-  ++mine[promoted];
-  return true;
+// Each side's counts as counts_of gives them: what a decode changes, run after run. Kept in
+// registers and written out whole: changing a byte of a MaterialBalance in memory and copying
+// the balance into the next run made the copy wait for the byte's store, most of a broad
+// material search's decoding.
+using Counts = std::array<std::int64_t, 2>;
+
+void store_counts(const Counts& counts, pgn::MaterialBalance& balance) {
+  for (int c = 0; c < 2; ++c)
+    for (int kind = 0; kind < 5; ++kind)
+      balance.count[c][kind] = std::uint8_t(counts[c] >> (8 * kind));
+}
+
+// `counts` changed by code `code` played by `side`; false when the counts do not allow it. A
+// count is at most 15 in its byte, so taking one from a count above 0 or adding one to a count
+// below 15 leaves the other bytes as they were. The sides are chosen by value (conditional
+// moves), not by index: an indexed side went through memory, a wait at every run.
+bool apply_code(Counts& counts, unsigned code, pgn::Color side) {
+  const bool white = side == pgn::White;
+  std::int64_t mine = white ? counts[0] : counts[1], theirs = white ? counts[1] : counts[0];
+  const auto count = [](std::int64_t of, unsigned kind) { return of >> (8 * kind) & 0xFF; };
+  bool ok;
+  if (code < promotions) {
+    ok = count(theirs, code) != 0;
+    theirs -= std::int64_t(ok) << (8 * code);
+  } else {
+    code -= promotions;
+    const unsigned promoted = 1 + code / 5, taken = code % 5;
+    ok = promoted <= 4 && count(mine, 0) != 0 && count(mine, promoted) != 15 &&
+         (!taken || count(theirs, taken) != 0);
+    if (!ok) return false;
+    if (taken) theirs -= std::int64_t(1) << (8 * taken);
+    mine += (std::int64_t(1) << (8 * promoted)) - 1;
+  }
+  counts[0] = white ? mine : theirs;
+  counts[1] = white ? theirs : mine;
+  return ok;
 }
 
 }  // namespace
@@ -210,10 +229,11 @@ bool decode_history(std::string_view bytes, pgn::MaterialHistory& h) {
     if (!in.bytes_of(balance_size, raw)) return false;
     balance = *balance_of(raw);
   }
-  h.runs.push_back({0, balance});
   if (!in.varint(runs) || runs > plies) return false;
-  // The ply is kept here rather than read back from h.runs: reading the run just stored stalled
-  // the loop, which is most of a broad material search.
+  h.runs.resize(runs + 1);
+  pgn::MaterialHistory::Run* run = h.runs.data();
+  *run = {0, balance};
+  Counts counts{counts_of(balance.count[pgn::White]), counts_of(balance.count[pgn::Black])};
   unsigned ply = 0;
   for (std::uint64_t i = 0; i < runs; ++i) {
     std::uint8_t byte = 0;
@@ -231,14 +251,17 @@ bool decode_history(std::string_view bytes, pgn::MaterialHistory& h) {
     ply += unsigned(delta);
     if (byte == escape) {
       // Only an escaped balance can repeat the one before: a code always changes a count.
-      const pgn::MaterialBalance before = balance;
       if (!in.bytes_of(balance_size, raw)) return false;
-      balance = *balance_of(raw);
-      if (balance == before) return false;
-    } else if (!apply_code(balance, byte & 31, mover(ply, first))) {
+      const pgn::MaterialBalance next = *balance_of(raw);
+      const Counts before = counts;
+      counts = {counts_of(next.count[pgn::White]), counts_of(next.count[pgn::Black])};
+      if (counts == before) return false;
+    } else if (!apply_code(counts, byte & 31, mover(ply, first))) {
       return false;
     }
-    h.runs.push_back({std::uint16_t(ply), balance});
+    ++run;
+    run->ply = std::uint16_t(ply);
+    store_counts(counts, run->balance);
   }
   h.pawn_squares = {~pgn::Bitboard(0), ~pgn::Bitboard(0)};
   if (flags & pawn_squares) {
