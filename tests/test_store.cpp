@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <rocksdb/db.h>
+#include <rocksdb/utilities/debug.h>
 
 #include <algorithm>
 #include <cctype>
@@ -536,6 +537,39 @@ void check_consistent(const std::string& path, std::uint32_t games) {
 }
 
 }  // namespace
+
+// An import writes each batch's lists as merge operands, and RocksDB puts a file that overlaps
+// nothing in its last level as it is, operands and all: every search then merged them as it
+// read them. A new database's import in one batch wrote just such a file.
+TEST_CASE("after an import of a small database the postings hold whole lists, no merge operands") {
+  TempDir tmp;
+  const std::string path = (tmp / "db").string();
+  const std::filesystem::path samples = std::filesystem::path(PGNDB_SOURCE_DIR) / "samples";
+  for (const char* file : {"Tal-100.pgn", "Morphy-100.pgn"}) {
+    {
+      auto store = Store::open(path);
+      REQUIRE(store);
+      pgndb::index::ImportOptions options;
+      options.threads = 1;
+      REQUIRE(pgndb::index::import_file(*store, (samples / file).string(), options));
+      REQUIRE(store->settle().is_ok());
+    }
+    RawDatabase raw(path, true);
+    rocksdb::ColumnFamilyHandle* postings = nullptr;
+    for (auto* h : raw.handles)
+      if (h->GetName() == "postings") postings = h;
+    REQUIRE(postings);
+    std::vector<rocksdb::KeyVersion> versions;
+    REQUIRE(rocksdb::GetAllKeyVersions(raw.db.get(), postings, "", "", 1 << 20, &versions).ok());
+    INFO(file);
+    CHECK(versions.size() > 100);
+    const auto operands = std::count_if(versions.begin(), versions.end(), [](const auto& v) {
+      return v.GetTypeName() == "TypeMerge";
+    });
+    CHECK(operands == 0);
+  }
+  check_consistent(path, 200);
+}
 
 // A reader for searching (the find, tree, export and show commands) leaves the import's records
 // closed: it reads games, counts and names as any reader, and the calls that read the records

@@ -101,6 +101,13 @@ class PostingMerge final : public rocksdb::MergeOperator {
   const char* Name() const override { return "pgndb.name_index.postings"; }
 
   bool FullMergeV2(const MergeOperationInput& in, MergeOperationOutput* out) const override {
+    // A list written once (by one batch, in a file no merge has rewritten yet) is its own
+    // merge: a reader takes it as it is rather than decoded and written again. A damaged one
+    // is refused where it is read, as a merged list would be.
+    if (!in.existing_value && in.operand_list.size() == 1) {
+      out->existing_operand = in.operand_list.front();
+      return true;
+    }
     std::vector<std::uint32_t> numbers;
     bool ordered = true;
     auto add = [&](const rocksdb::Slice& operand) {

@@ -1677,14 +1677,18 @@ struct Store::Impl {
     });
     // A small family that this import made at least a quarter of: the rewrite costs at most
     // four times what the import wrote to it (an import of a few games into a large database
-    // leaves its level-0 file to RocksDB's merges).
+    // leaves its level-0 file to RocksDB's merges). Whatever level the import's files went to:
+    // RocksDB puts an ingested file that overlaps nothing in the last level, merge operands and
+    // all, and never merges it. The postings of a new database went there, and every search
+    // merged each list's operands as it read them: a fifth of a broad material search, and
+    // a third of its first page. Forced, the last level is rewritten too, the operands merged.
     std::uint64_t bytes = 0;
-    if (!own.empty() &&
-        db->GetIntProperty(families[f], rocksdb::DB::Properties::kTotalSstFilesSize, &bytes) &&
-        bytes <= small_family_bytes && bytes >= bytes_at_open[f] &&
+    if (db->GetIntProperty(families[f], rocksdb::DB::Properties::kTotalSstFilesSize, &bytes) &&
+        bytes <= small_family_bytes && bytes > bytes_at_open[f] &&
         (bytes - bytes_at_open[f]) * 4 >= bytes) {
       rocksdb::CompactRangeOptions options;
       options.exclusive_manual_compaction = false;
+      options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
       if (rocksdb::Status s = db->CompactRange(options, families[f], nullptr, nullptr); !s.ok())
         return from_rocksdb(s, pgn::cat("merging the ", family_name(f), " files"));
       return Status::ok();
