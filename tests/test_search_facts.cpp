@@ -885,6 +885,36 @@ TEST_CASE("the lists of a range of dates or ECO codes come out sorted, each game
     postings::sort_ids(gathered);
     CHECK(gathered == expected);
   }
+  // Lists dense in their range (a broad material search's, an epoch's games named again and
+  // again) go through a bitmap: the same order, each game once, the range's ends included, also
+  // at the top of the id space.
+  for (const std::uint32_t base : {1u, 5u << 20, 0xFFFFFFFFu - 100'000}) {
+    INFO("ids from " << base);
+    std::vector<std::uint32_t> gathered, expected;
+    for (std::size_t l = 0; l < 200; ++l) {
+      std::set<std::uint32_t> list;
+      const std::size_t size = 1 + random() % 500;
+      while (list.size() < size) list.insert(base + std::uint32_t(random() % 100'000));
+      if (l == 7) list.insert({base, base + 100'000});
+      gathered.insert(gathered.end(), list.begin(), list.end());
+    }
+    REQUIRE(gathered.size() >= 4096);
+    expected = gathered;
+    std::sort(expected.begin(), expected.end());
+    expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+    postings::sort_ids(gathered);
+    CHECK(gathered == expected);
+  }
+  {
+    postings::DenseIds dense(1u << 20, (2u << 20) - 1);
+    const std::vector<std::uint32_t> inside = {1u << 20, 1'500'000, (2u << 20) - 1};
+    CHECK(dense.add(inside));
+    CHECK_FALSE(dense.add(std::vector<std::uint32_t>{(1u << 20) - 1}));
+    CHECK_FALSE(dense.add(std::vector<std::uint32_t>{2u << 20}));
+    std::vector<std::uint32_t> out = {7};
+    dense.append_to(out);
+    CHECK(out == std::vector<std::uint32_t>{7, 1u << 20, 1'500'000, (2u << 20) - 1});
+  }
   // A key holds its value and block, after the block's epoch; other bytes are no key.
   const std::string key = postings::key("oB90", 3);
   const auto parsed = postings::parse_key(key);

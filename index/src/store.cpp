@@ -2788,6 +2788,9 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_with_material(
   const std::uint32_t from = only_epoch.value_or(0),
                       to =
                           only_epoch ? std::min(*only_epoch + 1, impl_->epochs()) : impl_->epochs();
+  // One epoch's lists (a search's) as a bitmap of its ids: a broad spec's name millions.
+  std::optional<postings::DenseIds> dense;
+  if (only_epoch && from < to) dense.emplace(ids_of_epoch(from).first, ids_of_epoch(from).last);
   for (std::uint32_t epoch = from; epoch < to && it->status().ok(); ++epoch) {
     prefix = postings::epoch_prefix(epoch) + dimension;
     const auto first = material::next_possible_pieces(0, possible.counts);
@@ -2816,15 +2819,19 @@ std::expected<std::vector<std::uint32_t>, Status> Store::games_with_material(
       }
       if (matches(*balance)) {
         list.clear();
-        if (!name_index::decode_numbers(it->value().ToStringView(), list))
+        if (!name_index::decode_numbers(it->value().ToStringView(), list) ||
+            (dense && !dense->add(list)))
           return std::unexpected(Status::error(Status::Code::Corruption, "postings damaged"));
-        ids.insert(ids.end(), list.begin(), list.end());
+        if (!dense) ids.insert(ids.end(), list.begin(), list.end());
       }
       it->Next();
     }
   }
   if (!it->status().ok()) return std::unexpected(from_rocksdb(it->status(), "reading postings"));
-  postings::sort_ids(ids);
+  if (dense)
+    dense->append_to(ids);
+  else
+    postings::sort_ids(ids);
   return ids;
 }
 

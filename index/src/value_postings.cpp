@@ -1,6 +1,8 @@
 #include "value_postings.h"
 
 #include <algorithm>
+#include <bit>
+#include <cassert>
 #include <utility>
 
 #include "bytes.h"
@@ -51,9 +53,26 @@ std::optional<Key> parse_key(std::string_view key) {
   return Key{value, block};
 }
 
+void DenseIds::append_to(std::vector<std::uint32_t>& out) const {
+  for (std::size_t word = 0; word < bits_.size(); ++word)
+    for (std::uint64_t w = bits_[word]; w; w &= w - 1)
+      out.push_back(first_ + std::uint32_t(64 * word + std::size_t(std::countr_zero(w))));
+}
+
 void sort_ids(std::vector<std::uint32_t>& ids) {
   if (std::is_sorted(ids.begin(), ids.end())) {
     ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return;
+  }
+  const auto [low, high] = std::minmax_element(ids.begin(), ids.end());
+  if (ids.size() >= 4096 && std::uint64_t(*high) - *low < 64 * std::uint64_t(ids.size())) {
+    // Dense in their range (a broad material search's lists): set as bits and read back in
+    // order. Two radix passes took 8% of such a search's first page at 5M games.
+    DenseIds dense(*low, *high);
+    [[maybe_unused]] const bool added = dense.add(ids);
+    assert(added);
+    ids.clear();
+    dense.append_to(ids);
     return;
   }
   if (ids.size() < 4096) {

@@ -104,9 +104,34 @@ void for_each_list(std::span<const ValueList> values, Emit&& emit) {
     }
 }
 
+// A set of ids within [first, last], a bit each: the union of many lists of one range (an
+// epoch's lists of a broad material search name millions of ids, a game in the list of every
+// balance it held) without gathering and sorting them. 128 KB for an epoch.
+class DenseIds {
+ public:
+  DenseIds(std::uint32_t first, std::uint32_t last)
+      : first_(first), bits_((std::uint64_t(last) - first + 64) / 64) {}
+  // False when an id is outside the range.
+  [[nodiscard]] bool add(std::span<const std::uint32_t> ids) {
+    for (const std::uint32_t id : ids) {
+      const std::uint64_t at = std::uint64_t(id) - first_;
+      if (id < first_ || at / 64 >= bits_.size()) return false;
+      bits_[at / 64] |= std::uint64_t(1) << at % 64;
+    }
+    return true;
+  }
+  // The ids, ascending, each once; appended to `out`.
+  void append_to(std::vector<std::uint32_t>& out) const;
+
+ private:
+  std::uint32_t first_;
+  std::vector<std::uint64_t> bits_;
+};
+
 // Sorts the ids gathered from the lists of several values (each list ascending, the lists in
 // key order: by value, then block), and drops repeats: a radix sort on the block, then on the
-// rest, for the hundreds of thousands of ids of a range of dates.
+// rest, for the hundreds of thousands of ids of a range of dates; a bitmap when they are dense
+// in their range (64 ids or fewer between the lowest and the highest for each one given).
 void sort_ids(std::vector<std::uint32_t>& ids);
 
 }  // namespace pgndb::index::postings
