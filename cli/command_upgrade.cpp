@@ -36,7 +36,7 @@ int run_upgrade(const DatabaseOption& o) {
 }
 
 extern const Command upgrade_command{
-    "upgrade", "convert a database of an older schema (9 to 18) to this one, in place",
+    "upgrade", "convert a database of an older schema (9 or later) to this one, in place",
     "pgndb upgrade --db DIR", declare_upgrade, [](const po::variables_map& vm) {
       return parse_then_run("upgrade", vm, parse_database_option, run_upgrade);
     }};
