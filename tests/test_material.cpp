@@ -155,6 +155,11 @@ TEST_CASE("mating material agrees with the law: a checkmate exists exactly where
       {{K, Q}, {k}, true},
   };
   for (const Material& m : materials) {
+#ifdef PGNDB_SANITIZED
+    // Under the sanitizers no search of every placement of four men (64^4 boards, a minute
+    // there); the release run makes them all, and perft checks the move generator there too.
+    if (!m.can && m.white.size() + m.black.size() == 4) continue;
+#endif
     std::string white, black;
     for (const Man& man : m.white) white += man.letter;
     for (const Man& man : m.black) black += man.letter;
