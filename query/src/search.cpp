@@ -428,28 +428,30 @@ bool Search::passes(std::uint32_t id, const index::SearchFacts& s) const {
 }
 
 Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
-  // The last position of the last run holding as many pieces as a pattern names (the final
-  // position, with no move played from it, for the last run), of a pattern whose pawns' squares
-  // the game's pawns reached; nothing when no run does.
-  const auto hope_of = [&](const pgn::MaterialHistory& h) -> std::optional<unsigned> {
-    std::optional<unsigned> last;
-    for (const PatternNeeds& n : needs_) {
+  // For each pattern (the one given, and its inversion for --pattern-either), the last position
+  // of the last run holding as many pieces as it names (the final position, with no move played
+  // from it, for the last run), when the game's pawns reached the squares it needs pawns on;
+  // -1 when it can match nowhere in the game. Nothing when no pattern can.
+  using Hope = std::array<std::int32_t, 2>;
+  const auto hope_of = [&](const pgn::MaterialHistory& h) -> std::optional<Hope> {
+    Hope hope{-1, -1};
+    for (std::size_t p = 0; p < needs_.size(); ++p) {
+      const PatternNeeds& n = needs_[p];
       if (!n.squares_reached(h)) continue;
       for (std::size_t i = h.runs.size(); i-- > 0;)
         if (n.held_by(h.runs[i].balance, true)) {
-          const unsigned until = i + 1 < h.runs.size() ? h.runs[i + 1].ply - 1u : h.plies;
-          last = std::max(last.value_or(0), until);
+          hope[p] = std::int32_t(i + 1 < h.runs.size() ? h.runs[i + 1].ply - 1u : h.plies);
           break;
         }
     }
-    return last;
+    return hope[0] < 0 && hope[1] < 0 ? std::nullopt : std::optional(hope);
   };
   // The games of a part of `ids` whose histories pass, each with its match's ply and, for a
   // pattern, the last ply with the pieces it names (its replay stops there).
   struct Part {
     Ids kept;
     std::vector<unsigned> plies;
-    std::vector<std::uint16_t> hope_until;
+    std::vector<Hope> hope_until;
     Status status = Status::ok();
   };
   const auto confirm_part = [&](Part& part, std::span<const std::uint32_t> some) {
@@ -470,9 +472,9 @@ Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
           }
           if (!ply) return true;
           if (filters_.pattern) {
-            const std::optional<unsigned> until = hope_of(h);
+            const std::optional<Hope> until = hope_of(h);
             if (!until) return true;
-            part.hope_until.push_back(std::uint16_t(*until));
+            part.hope_until.push_back(*until);
           }
           part.kept.push_back(id);
           part.plies.push_back(*ply);
@@ -498,7 +500,7 @@ Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
   kept.insert(kept.end(), parts[1].kept.begin(), parts[1].kept.end());
   plies = std::move(parts[0].plies);
   plies.insert(plies.end(), parts[1].plies.begin(), parts[1].plies.end());
-  std::vector<std::uint16_t> hope_until = std::move(parts[0].hope_until);
+  std::vector<Hope> hope_until = std::move(parts[0].hope_until);
   hope_until.insert(hope_until.end(), parts[1].hope_until.begin(), parts[1].hope_until.end());
   if (filters_.pattern) {
     plan_.replayed += kept.size();
@@ -508,10 +510,13 @@ Status Search::confirm(Ids& ids, std::vector<unsigned>& plies) {
     // Found at the first position a pattern matches; given up once every pattern is hopeless:
     // the pieces it names are gone for good (the game's material history says from which ply),
     // or a pawn it needs has left home or fallen.
+    // A pattern is tried only up to its own last ply of hope: the side of --pattern-either whose
+    // pawns never stood where it needs them, or whose pieces are gone, is not tested again.
     const auto visit = [&](std::size_t game, const pgn::Position& pos, unsigned ply) {
-      if (ply > hope_until[game]) return index::MainLineVisit::GiveUp;
       bool hope = false;
-      for (const PatternNeeds& n : needs_) {
+      for (std::size_t p = 0; p < needs_.size(); ++p) {
+        if (std::int32_t(ply) > hope_until[game][p]) continue;
+        const PatternNeeds& n = needs_[p];
         bool hopeless = false;
         for (pgn::Color c : {pgn::White, pgn::Black}) {
           const pgn::Bitboard pawns = pos.pieces(c, pgn::Pawn);

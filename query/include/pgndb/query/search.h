@@ -126,7 +126,8 @@ class Search {
   // --material and --pattern are confirmed on each candidate (its material history, its boards);
   // the pattern's inversion for --pattern-either.
   bool confirm_ = false;
-  // The pattern's needs, and its inversion's for --pattern-either.
+  // The pattern's needs, and its inversion's for --pattern-either: two at most (confirm keeps a
+  // last ply of hope for each in an array of two).
   std::vector<PatternNeeds> needs_;
   // The material postings, read an epoch at a time as the search needs games: each epoch's
   // candidates are the games of its lists (all of them) among fixed_, the other indexes' games
