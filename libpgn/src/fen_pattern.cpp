@@ -209,6 +209,7 @@ void FenPattern::compile() {
   min_pieces_.fill(0);
   required_pawns_ = 0;
   star_ranks_ = 0;
+  present_ranks_.fill(0);
   const std::uint16_t pawn_states =
       std::uint16_t(1u << make_piece(White, Pawn) | 1u << make_piece(Black, Pawn));
   // Records what token `t` says of the squares it takes from `file` on rank `rank`.
@@ -241,6 +242,9 @@ void FenPattern::compile() {
     if (first_star == tokens.size()) continue;
     // A rank of `*` alone matches any rank: nothing to run.
     if (tokens.size() > 1) star_ranks_ |= std::uint8_t(1u << rank);
+    for (const Token& t : tokens)
+      if (t.squares > 0 && std::has_single_bit(t.states))
+        present_ranks_[std::countr_zero(t.states)] |= std::uint8_t(1u << rank);
     // The rank takes exactly 8 squares, so the tokens after the last `*` end on the h-file.
     file = 8;
     for (std::size_t k = tokens.size(); k-- > first_star && tokens[k].squares != 0;) {
@@ -249,8 +253,11 @@ void FenPattern::compile() {
     }
   }
   checked_count_ = 0;
-  for (int s = 0; s < 16; ++s)
+  present_count_ = 0;
+  for (int s = 0; s < 16; ++s) {
     if (forbidden_[s]) checked_states_[checked_count_++] = std::uint8_t(s);
+    if (present_ranks_[s]) present_states_[present_count_++] = std::uint8_t(s);
+  }
 }
 
 namespace {
@@ -300,6 +307,13 @@ bool FenPattern::matches(const Position& position) const {
     const Bitboard holding = s == NoPiece ? ~position.occupied()
                                           : position.pieces(color_of(Piece(s)), type_of(Piece(s)));
     if (holding & forbidden_[s]) return false;
+  }
+  for (int k = 0; k < present_count_; ++k) {
+    const int s = present_states_[k];
+    const Bitboard holding = s == NoPiece ? ~position.occupied()
+                                          : position.pieces(color_of(Piece(s)), type_of(Piece(s)));
+    for (unsigned ranks = present_ranks_[s]; ranks; ranks &= ranks - 1)
+      if (!(holding & rank_bb(std::countr_zero(ranks)))) return false;
   }
   for (unsigned stars = star_ranks_; stars; stars &= stars - 1)
     if (!rank_matches(std::countr_zero(stars), position)) return false;

@@ -124,6 +124,13 @@ class FenPattern {
   // The states with a forbidden square, so that matches() looks at those alone.
   std::array<std::uint8_t, 13> checked_states_{};
   std::uint8_t checked_count_ = 0;
+  // A rank with `*` holding a token of one state (a letter, a digit, `_`) matches only boards
+  // with that state somewhere on the rank: bit r of present_ranks_[s] for state s and rank r.
+  // matches() checks these (a bitboard each) before running the ranks' matcher: a white rook
+  // on the seventh (`*/*R*/*/*/*/*/*/*`) is on no board of most plies.
+  std::array<std::uint8_t, 16> present_ranks_{};
+  std::array<std::uint8_t, 13> present_states_{};
+  std::uint8_t present_count_ = 0;
   std::uint8_t star_ranks_ = 0;  // bit r: rank r holds a `*`
 };
 
