@@ -911,6 +911,10 @@ TEST_CASE("the lists of a range of dates or ECO codes come out sorted, each game
     CHECK(dense.add(inside));
     CHECK_FALSE(dense.add(std::vector<std::uint32_t>{(1u << 20) - 1}));
     CHECK_FALSE(dense.add(std::vector<std::uint32_t>{2u << 20}));
+    // The range need not end on a word's bits: the id past its last is refused all the same.
+    postings::DenseIds first_epoch(1, (1u << 20) - 1);
+    CHECK(first_epoch.add(std::vector<std::uint32_t>{1, (1u << 20) - 1}));
+    CHECK_FALSE(first_epoch.add(std::vector<std::uint32_t>{1u << 20}));
     std::vector<std::uint32_t> out = {7};
     dense.append_to(out);
     CHECK(out == std::vector<std::uint32_t>{7, 1u << 20, 1'500'000, (2u << 20) - 1});

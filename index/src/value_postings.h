@@ -110,12 +110,12 @@ void for_each_list(std::span<const ValueList> values, Emit&& emit) {
 class DenseIds {
  public:
   DenseIds(std::uint32_t first, std::uint32_t last)
-      : first_(first), bits_((std::uint64_t(last) - first + 64) / 64) {}
+      : first_(first), last_(last), bits_((std::uint64_t(last) - first + 64) / 64) {}
   // False when an id is outside the range.
   [[nodiscard]] bool add(std::span<const std::uint32_t> ids) {
     for (const std::uint32_t id : ids) {
-      const std::uint64_t at = std::uint64_t(id) - first_;
-      if (id < first_ || at / 64 >= bits_.size()) return false;
+      if (id < first_ || id > last_) return false;
+      const std::uint32_t at = id - first_;
       bits_[at / 64] |= std::uint64_t(1) << at % 64;
     }
     return true;
@@ -124,7 +124,7 @@ class DenseIds {
   void append_to(std::vector<std::uint32_t>& out) const;
 
  private:
-  std::uint32_t first_;
+  std::uint32_t first_, last_;
   std::vector<std::uint64_t> bits_;
 };
 
