@@ -302,18 +302,20 @@ bool FenPattern::rank_matches(int rank, const Position& position) const {
 }
 
 bool FenPattern::matches(const Position& position) const {
+  // The squares in state `s` (0: empty).
+  const auto holding = [&](int s) {
+    return s == NoPiece ? ~position.occupied()
+                        : position.pieces(color_of(Piece(s)), type_of(Piece(s)));
+  };
   for (int k = 0; k < checked_count_; ++k) {
     const int s = checked_states_[k];
-    const Bitboard holding = s == NoPiece ? ~position.occupied()
-                                          : position.pieces(color_of(Piece(s)), type_of(Piece(s)));
-    if (holding & forbidden_[s]) return false;
+    if (holding(s) & forbidden_[s]) return false;
   }
   for (int k = 0; k < present_count_; ++k) {
     const int s = present_states_[k];
-    const Bitboard holding = s == NoPiece ? ~position.occupied()
-                                          : position.pieces(color_of(Piece(s)), type_of(Piece(s)));
+    const Bitboard squares = holding(s);
     for (unsigned ranks = present_ranks_[s]; ranks; ranks &= ranks - 1)
-      if (!(holding & rank_bb(std::countr_zero(ranks)))) return false;
+      if (!(squares & rank_bb(std::countr_zero(ranks)))) return false;
   }
   for (unsigned stars = star_ranks_; stars; stars &= stars - 1)
     if (!rank_matches(std::countr_zero(stars), position)) return false;
