@@ -546,14 +546,7 @@ TEST_CASE("after an import of a small database the postings hold whole lists, no
   const std::string path = (tmp / "db").string();
   const std::filesystem::path samples = std::filesystem::path(PGNDB_SOURCE_DIR) / "samples";
   for (const char* file : {"Tal-100.pgn", "Morphy-100.pgn"}) {
-    {
-      auto store = Store::open(path);
-      REQUIRE(store);
-      pgndb::index::ImportOptions options;
-      options.threads = 1;
-      REQUIRE(pgndb::index::import_file(*store, (samples / file).string(), options));
-      REQUIRE(store->settle().is_ok());
-    }
+    import_and_settle(path, samples / file);
     RawDatabase raw(path, true);
     rocksdb::ColumnFamilyHandle* postings = nullptr;
     for (auto* h : raw.handles)
