@@ -82,7 +82,8 @@ void explain(const query::Plan& plan) {
                       : std::string("plan: the position's games read as the search needs them\n"));
   if (plan.replayed)
     std::cerr << "plan: " << plan.replayed
-              << " main lines replayed (the pattern's pieces and pawns' squares reached)\n";
+              << " main lines replayed (the pattern's pieces, pawns' squares and rooks' ranks "
+                 "reached)\n";
   std::cerr << "plan: " << plan.candidates
             << (plan.read_as_needed ? " candidates read, " : " candidates, ") << plan.examined
             << " examined, " << plan.passed << " passed\n";

@@ -1,4 +1,5 @@
-// Attack tables against a square-by-square walk of the board, and the 16-bit move layout.
+// Attack tables against a square-by-square walk of the board, the ranks of a bitboard against
+// a look at each square, and the 16-bit move layout.
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -32,6 +33,30 @@ TEST_CASE("slider attacks equal a walk along the rays for random occupancies") {
     INFO("square " << int(s) << " occupied " << occupied);
     REQUIRE(rook_attacks(s, occupied) == walk(s, occupied, {{1, 0}, {-1, 0}, {0, 1}, {0, -1}}));
     REQUIRE(bishop_attacks(s, occupied) == walk(s, occupied, {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}));
+  }
+}
+
+TEST_CASE("a bitboard's ranks and the bitboard of ranks equal a look at each square") {
+  // Every set of ranks both ways, then random bitboards (sparse and dense) one way: a square
+  // alone in its rank, on any file, sets its rank's bit.
+  for (unsigned set = 0; set < 256; ++set) {
+    Bitboard whole = 0;
+    for (int r = 0; r < 8; ++r)
+      if (set >> r & 1) whole |= rank_bb(r);
+    INFO("ranks " << set);
+    REQUIRE(ranks_bb(std::uint8_t(set)) == whole);
+    REQUIRE(ranks_of(whole) == set);
+  }
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 20000; ++i) {
+    const Bitboard b = i % 3 == 0   ? square_bb(Square(rng() % 64))
+                       : i % 3 == 1 ? rng() & rng() & rng()
+                                    : rng();
+    unsigned expected = 0;
+    for (int sq = 0; sq < 64; ++sq)
+      if (b >> sq & 1) expected |= 1u << rank_of(Square(sq));
+    INFO("bitboard " << b);
+    REQUIRE(ranks_of(b) == expected);
   }
 }
 

@@ -221,6 +221,17 @@ TEST_CASE("fen pattern: pruning bounds of a pattern", "[fen_pattern]") {
   CHECK(pattern("*/*/*/[Pp]*[Pp]/*/*/*/*").required_pawns() ==
         (pgn::square_bb(pgn::A5) | pgn::square_bb(pgn::H5)));
   CHECK(pattern("*/*/*/[Pp_]*[PpN]/*/*/*/*").required_pawns() == 0);
+  // The ranks each piece must stand on: fixed squares (d1's rook, f8's) and, in a rank with `*`,
+  // a token of that piece alone (rank 7's `R`, rank 5's `r` after a `*`); not a set of two.
+  CHECK(p.required_ranks(pgn::White, pgn::Rook) == 1);
+  CHECK(p.required_ranks(pgn::Black, pgn::Rook) == 0x80);
+  CHECK(p.required_ranks(pgn::Black, pgn::Bishop) == 0x40);
+  CHECK(p.required_ranks(pgn::White, pgn::Queen) == 0);
+  const FenPattern rooks = pattern("*/*R*/*/*r/*/*/[Rr]*/*");
+  CHECK(rooks.required_ranks(pgn::White, pgn::Rook) == 0x40);
+  CHECK(rooks.required_ranks(pgn::Black, pgn::Rook) == 0x10);
+  CHECK(rooks.inverted().required_ranks(pgn::Black, pgn::Rook) == 0x02);
+  CHECK(rooks.inverted().required_ranks(pgn::White, pgn::Rook) == 0x08);
   CHECK(p.required_empty() == pgn::rank_bb(2));
   // Rank 3's digits exclude every piece; h2's set excludes all but pawns; h6 is `?`.
   CHECK((p.excluded(pgn::White, pgn::Queen) & pgn::rank_bb(2)) == pgn::rank_bb(2));
@@ -329,6 +340,7 @@ std::string broken_bounds(const FenPattern& p, const pgn::Position& pos) {
       const std::string piece = "colour " + std::to_string(c) + " type " + std::to_string(t);
       if (unsigned(std::popcount(held)) < p.min_pieces(c, type)) out += " min_pieces " + piece;
       if (p.required(c, type) & ~held) out += " required " + piece;
+      if (p.required_ranks(c, type) & ~pgn::ranks_of(held)) out += " required_ranks " + piece;
       if (p.excluded(c, type) & held) out += " excluded " + piece;
     }
   }

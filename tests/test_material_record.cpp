@@ -44,6 +44,9 @@ void require_round_trip(const pgn::MaterialHistory& history) {
     CHECK(back->runs[i].balance == history.runs[i].balance);
   }
   CHECK(back->pawn_squares == history.pawn_squares);
+  // The rooks' squares come back as their whole ranks.
+  for (pgn::Color c : {pgn::White, pgn::Black})
+    CHECK(back->rook_squares[c] == pgn::ranks_bb(pgn::ranks_of(history.rook_squares[c])));
 }
 
 // A balance from counts given as {P, N, B, R, Q} for White, then Black.
@@ -76,41 +79,44 @@ TEST_CASE("a balance's bytes, its packed number and its metadata value", "[mater
 
 TEST_CASE("a history's captures are one byte each", "[material]") {
   // 1. e4 d5 2. exd5 Qxd5: Black's pawn taken at ply 3 (code 0, 3 plies after the start), then
-  // White's at ply 4 (code 0, one ply later). Flags 1, 4 and 8 (the home ranks whole); White's
-  // pawns stood on e4 and d5 (ranks 3 to 7: 0, e, d, 0, 0), Black's on d5 (ranks 6 to 2).
+  // White's at ply 4 (code 0, one ply later). Flags 1, 4 and 8 (the home ranks whole) and 16;
+  // White's pawns stood on e4 and d5 (ranks 3 to 7: 0, e, d, 0, 0), Black's on d5 (ranks 6 to
+  // 2); each side's rooks on its home rank alone (bit 0).
   const auto h = material_history_of(std::string(pgn::start_fen), {"e4", "d5", "exd5", "Qxd5"});
-  CHECK(encoded(h) ==
-        bytes({4, 1 | 4 | 8, 2, 3 << 5 | 0, 1 << 5 | 0, 0, 0x10, 0x08, 0, 0, 0, 0x08, 0, 0, 0}));
+  CHECK(encoded(h) == bytes({4, 1 | 4 | 8 | 16, 2, 3 << 5 | 0, 1 << 5 | 0, 0, 0x10, 0x08, 0, 0, 0,
+                             0x08, 0, 0, 0, 0x01, 0x01}));
   require_round_trip(h);
 
   // A bishop, a knight, a rook and a queen taken (codes 2, 1, 3, 4), the rook 8 plies after the
   // knight: its byte has no room for the distance, which follows as a varint. The start's
   // five bytes: White Q0 R1, B0 N0, Black Q1 R1, B1 N1, pawns 0 and 0. No pawn stood anywhere:
-  // flag 4, 12 bytes of squares, each 0 (the home ranks are not whole).
+  // flag 4, 12 bytes of squares, each 0 (the home ranks are not whole). White's rook stood on
+  // ranks 4 and 1 (0x09), Black's on rank 4, the fifth from its home (0x10): flag 16.
   const auto pieces = material_history_of("7k/8/K7/8/1r1R2q1/8/8/1n1b4 w - - 0 1",
                                           {"Rxd1", "Kg8", "Ka7", "Kh8", "Rxb1", "Kg8", "Ka6", "Kh8",
                                            "Ka7", "Kg8", "Ka6", "Kh8", "Rxb4", "Kg8", "Rxg4"});
   REQUIRE(pieces.runs.size() == 5);
-  CHECK(encoded(pieces) ==
-        bytes({15, 4, 0x01, 0x00, 0x11, 0x11, 0x00, 4, 1 << 5 | 2, 4 << 5 | 1, 3, 8, 2 << 5 | 4}) +
-            std::string(12, '\0'));
+  CHECK(encoded(pieces) == bytes({15, 4 | 16, 0x01, 0x00, 0x11, 0x11, 0x00, 4, 1 << 5 | 2,
+                                  4 << 5 | 1, 3, 8, 2 << 5 | 4}) +
+                               std::string(12, '\0') + bytes({0x09, 0x10}));
   require_round_trip(pieces);
 }
 
 TEST_CASE("a history's promotions, with and without a capture, and Black first", "[material]") {
   // bxa8=Q takes a rook: 5 + 5 * (Queen - Knight) + 3 (a rook) = 23. The start is not the
   // initial position's material: its five bytes follow the flags. White's pawn stood on b7
-  // (White's ranks 2 to 7, then Black's 7 to 2).
+  // (White's ranks 2 to 7, then Black's 7 to 2). White had no rook; Black's stood on a8.
   const auto h = material_history_of("r6k/1P6/8/8/8/8/8/K7 w - - 0 1", {"bxa8=Q"});
-  CHECK(encoded(h) == bytes({1, 4, 0x00, 0x00, 0x01, 0x00, 0x10, 1, 1 << 5 | 23, 0, 0,
-                             0, 0, 0,    0x02, 0,    0,    0,    0, 0,           0}));
+  CHECK(encoded(h) == bytes({1, 4 | 16, 0x00, 0x00, 0x01, 0x00, 0x10, 1, 1 << 5 | 23, 0,    0,   0,
+                             0, 0,      0x02, 0,    0,    0,    0,    0, 0,           0x00, 0x01}));
   require_round_trip(h);
 
   // Black moves first (flag 2) and promotes to a knight without a capture: 5 + 0 + 0. Black's
-  // pawn stood on a2, its last byte.
+  // pawn stood on a2, the last byte of the squares. No rooks.
   const auto black = material_history_of("7k/8/8/8/8/8/p7/7K b - - 0 1", {"a1=N"});
-  CHECK(encoded(black) == bytes({1, 2 | 4, 0x00, 0x00, 0x00, 0x00, 0x01, 1, 1 << 5 | 5, 0,   0,
-                                 0, 0,     0,    0,    0,    0,    0,    0, 0,          0x01}));
+  CHECK(encoded(black) ==
+        bytes({1, 2 | 4 | 16, 0x00, 0x00, 0x00, 0x00, 0x01, 1, 1 << 5 | 5, 0, 0, 0,
+               0, 0,          0,    0,    0,    0,    0,    0, 0x01,       0, 0}));
   require_round_trip(black);
 }
 
@@ -227,5 +233,41 @@ TEST_CASE("a history's pawns' squares: kept when known, refused when damaged", "
   CHECK_FALSE(decode_history(twelve.substr(0, twelve.size() - 1)));
   CHECK_FALSE(decode_history(twelve + '\0'));
   CHECK_FALSE(decode_history(bytes({2, 1 | 8, 0})));
-  CHECK_FALSE(decode_history(bytes({2, 1 | 16, 0})));
+  CHECK_FALSE(decode_history(bytes({2, 1 | 32, 0})));
+}
+
+TEST_CASE("a history's rooks' ranks: kept as ranks when known, refused when damaged",
+          "[material]") {
+  pgn::MaterialHistory h;
+  h.runs.push_back({0, pgn::MaterialBalance::start()});
+  h.plies = 2;
+  // White's rooks on a1 and d7, Black's on h8, e2 and e1 (the squares a game's union may hold):
+  // White's ranks 1 and 7, Black's 8, 2 and 1 counted from its home rank (bits 0, 6 and 7).
+  h.rook_squares = {pgn::square_bb(pgn::A1) | pgn::square_bb(pgn::D7),
+                    pgn::square_bb(pgn::H8) | pgn::square_bb(pgn::E2) | pgn::square_bb(pgn::E1)};
+  const std::string two = encoded(h);
+  CHECK(two == bytes({2, 1 | 16, 0, 0x41, 0xC1}));
+  const auto back = decode_history(two);
+  REQUIRE(back);
+  CHECK(back->rook_squares[pgn::White] == (pgn::rank_bb(0) | pgn::rank_bb(6)));
+  CHECK(back->rook_squares[pgn::Black] == (pgn::rank_bb(7) | pgn::rank_bb(1) | pgn::rank_bb(0)));
+  require_round_trip(h);
+  // After the pawns' squares, when both are known.
+  h.pawn_squares = {0x00FF'0000'0000'FF00ULL, 0x00FF'0000'0000'FF00ULL};
+  const std::string both = encoded(h);
+  CHECK(both == bytes({2, 1 | 4 | 8 | 16, 0, 0, 0, 0, 0, 0xFF, 0, 0, 0, 0, 0xFF, 0x41, 0xC1}));
+  require_round_trip(h);
+  // A side's rooks that never stood anywhere (none on the board) is an empty set, kept.
+  h.rook_squares = {0, pgn::square_bb(pgn::A8)};
+  CHECK(encoded(h).substr(encoded(h).size() - 2) == bytes({0, 1}));
+  require_round_trip(h);
+  // Histories written before schema 24 say nothing of the rooks: every square.
+  const auto old = decode_history(bytes({2, 1, 0}));
+  REQUIRE(old);
+  CHECK(old->rook_squares[pgn::White] == ~pgn::Bitboard(0));
+  CHECK(old->rook_squares[pgn::Black] == ~pgn::Bitboard(0));
+  // Refused: a byte short, a byte more.
+  CHECK_FALSE(decode_history(two.substr(0, two.size() - 1)));
+  CHECK_FALSE(decode_history(two + '\0'));
+  CHECK_FALSE(decode_history(both.substr(0, both.size() - 1)));
 }

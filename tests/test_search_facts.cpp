@@ -171,9 +171,10 @@ void remove_materials(RawDatabase& opened) {
   }
 }
 
-// What schema 23 added taken away, as a database of 22 held it: each game's material history
-// without the squares its pawns stood on.
-void remove_pawn_squares(RawDatabase& opened) {
+// What schemas 23 and 24 added taken away, as a database of 22 (`pawns`) or 23 held it: each
+// game's material history without the ranks its rooks stood on, and without the squares its
+// pawns stood on.
+void remove_squares(RawDatabase& opened, bool pawns) {
   for (std::size_t i = 0; i < opened.names.size(); ++i) {
     if (opened.names[i] != "materials") continue;
     rocksdb::DB* rdb = opened.db.get();
@@ -188,8 +189,10 @@ void remove_pawn_squares(RawDatabase& opened) {
         REQUIRE(in.view(entry));
         auto history = pgndb::index::material::decode_history(entry);
         REQUIRE(history);
-        with_squares += history->pawn_squares[pgn::White] != ~pgn::Bitboard(0);
-        history->pawn_squares = {~pgn::Bitboard(0), ~pgn::Bitboard(0)};
+        with_squares += history->pawn_squares[pgn::White] != ~pgn::Bitboard(0) &&
+                        history->rook_squares[pgn::White] != ~pgn::Bitboard(0);
+        if (pawns) history->pawn_squares = {~pgn::Bitboard(0), ~pgn::Bitboard(0)};
+        history->rook_squares = {~pgn::Bitboard(0), ~pgn::Bitboard(0)};
         std::string old;
         pgndb::index::material::encode_history(*history, old);
         pgndb::index::bytes::put_string(group, old);
@@ -441,15 +444,15 @@ TEST_CASE("searches checked on the facts give the games the tags say") {
 // to 16 keyed the lists of the postings family without their epoch; schemas 9 to 17 kept no
 // best-rated games of popular positions; schemas 9 to 18 kept no speed in the summaries and the
 // facts; schemas 9 to 19 no ending; schemas 9 to 20 no opening; schemas 9 to 21 no material; 9 to
-// 22 no pawns' squares. A reader refuses them, naming the command that upgrades; a writer upgrades
-// them in place.
-TEST_CASE("a database of schema 9 to 22 is upgraded in place by a writer, and verifies") {
-  // Under the sanitizers five versions, not 14 (three minutes there): from 9 every step runs,
-  // and 16, 20, 21 and 22 start the later steps where they branch.
+// 22 no pawns' squares; 9 to 23 no rooks' ranks. A reader refuses them, naming the command that
+// upgrades; a writer upgrades them in place.
+TEST_CASE("a database of schema 9 to 23 is upgraded in place by a writer, and verifies") {
+  // Under the sanitizers five versions, not 15 (three minutes there): from 9 every step runs,
+  // and 16, 20, 22 and 23 start the later steps where they branch.
 #ifdef PGNDB_SANITIZED
-  const int old_version = GENERATE(9, 16, 20, 21, 22);
+  const int old_version = GENERATE(9, 16, 20, 22, 23);
 #else
-  const int old_version = GENERATE(9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22);
+  const int old_version = GENERATE(9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23);
 #endif
   INFO("schema " << old_version);
   pgndb::test::TempDir dir;
@@ -510,7 +513,7 @@ TEST_CASE("a database of schema 9 to 22 is upgraded in place by a writer, and ve
     if (old_version < 22)
       remove_materials(opened);
     else
-      remove_pawn_squares(opened);
+      remove_squares(opened, /*pawns=*/old_version == 22);
     const auto& names = opened.names;
     const auto& handles = opened.handles;
     rocksdb::DB* rdb = opened.db.get();
@@ -807,6 +810,57 @@ TEST_CASE("an upgrade killed after its rewrite is finished by the next writer") 
   REQUIRE(report);
   INFO(pgndb::test::listing(*report));
   CHECK(report->consistent());
+}
+
+TEST_CASE("verify compares each game's pawns' squares and rooks' ranks with its moves") {
+  // One game's history altered (the first of its group holding a white rook), the rest kept:
+  // a square its White pawns never stood on, or a rank its White rooks never stood on.
+  const bool rooks = GENERATE(false, true);
+  INFO((rooks ? "rooks' ranks" : "pawns' squares"));
+  pgndb::test::TempDir dir;
+  const fs::path db = dir / "db";
+  fs::copy(copies_database(), db, fs::copy_options::recursive);
+  {
+    RawDatabase opened(db);
+    bool altered = false;
+    for (std::size_t i = 0; i < opened.names.size(); ++i) {
+      if (opened.names[i] != "materials") continue;
+      rocksdb::DB* rdb = opened.db.get();
+      std::unique_ptr<rocksdb::Iterator> it(
+          rdb->NewIterator(rocksdb::ReadOptions(), opened.handles[i]));
+      it->SeekToFirst();
+      REQUIRE(it->Valid());
+      pgndb::index::bytes::Reader in(it->value().ToStringView());
+      std::string group;
+      for (std::string_view entry; !in.empty();) {
+        REQUIRE(in.view(entry));
+        auto history = pgndb::index::material::decode_history(entry);
+        REQUIRE(history);
+        auto& white_rooks = history->rook_squares[pgn::White];
+        auto& white_pawns = history->pawn_squares[pgn::White];
+        if (!altered && white_rooks != 0 && (white_rooks & pgn::rank_bb(5)) == 0 &&
+            (white_pawns & pgn::square_bb(pgn::A6)) == 0) {
+          (rooks ? white_rooks : white_pawns) |= pgn::square_bb(pgn::A6);
+          altered = true;
+        }
+        std::string bytes;
+        pgndb::index::material::encode_history(*history, bytes);
+        pgndb::index::bytes::put_string(group, bytes);
+      }
+      REQUIRE(rdb->Put(rocksdb::WriteOptions(), opened.handles[i], it->key(), group).ok());
+    }
+    REQUIRE(altered);
+  }
+  auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
+  REQUIRE(store);
+  auto report = pgndb::index::verify_store(*store);
+  REQUIRE(report);
+  const std::string listing = pgndb::test::listing(*report);
+  INFO(listing);
+  CHECK(report->inconsistencies == 1);
+  CHECK(listing.find(rooks ? "the ranks of its rooks differ from the game's moves"
+                           : "the squares of its pawns differ from the game's moves") !=
+        std::string::npos);
 }
 
 TEST_CASE("verify recounts the slices of the statistics, and reports one moved to another year") {

@@ -104,12 +104,15 @@ GameFacts game_facts(std::uint32_t id, std::string_view stored) {
   };
   pgn::MaterialHistory& material = facts.material;
   material.runs.push_back({0, balance_at(game.start)});
-  // The squares each side's pawns stood on.
+  // The squares each side's pawns and rooks stood on.
   const auto add_pawn_squares = [&material](const pgn::Position& p) {
-    for (pgn::Color c : {pgn::White, pgn::Black})
+    for (pgn::Color c : {pgn::White, pgn::Black}) {
       material.pawn_squares[c] |= p.pieces(c, pgn::Pawn);
+      material.rook_squares[c] |= p.pieces(c, pgn::Rook);
+    }
   };
   material.pawn_squares = {};
+  material.rook_squares = {};
   add_pawn_squares(game.start);
 
   // Positions: the game replayed from its start.

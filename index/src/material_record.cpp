@@ -78,7 +78,8 @@ std::optional<std::uint32_t> next_possible_pieces(std::uint32_t from,
 namespace {
 
 constexpr std::uint8_t escape = 0xFF;
-constexpr std::uint8_t standard_start = 1, black_first = 2, pawn_squares = 4, home_ranks_full = 8;
+constexpr std::uint8_t standard_start = 1, black_first = 2, pawn_squares = 4, home_ranks_full = 8,
+                       rook_ranks = 16;
 constexpr pgn::Bitboard rank_1 = 0xFF, rank_8 = rank_1 << 56;
 constexpr unsigned promotions = 5;  // the first promotion's code
 
@@ -179,6 +180,9 @@ void encode_history(const pgn::MaterialHistory& history, std::string& out) {
     if ((~squares[pgn::White] & rank_1 << 8) == 0 && (~squares[pgn::Black] & rank_8 >> 8) == 0)
       flags |= home_ranks_full;
   }
+  // The rooks' ranks, unless not known ("every square").
+  if ((history.rook_squares[pgn::White] & history.rook_squares[pgn::Black]) != ~pgn::Bitboard(0))
+    flags |= rook_ranks;
   out += char(flags);
   if (!standard) put_balance(out, start);
   bytes::put_varint(out, history.runs.size() - 1);
@@ -205,6 +209,11 @@ void encode_history(const pgn::MaterialHistory& history, std::string& out) {
     for (int r = 1 + from; r <= 6; ++r) out += char(history.pawn_squares[pgn::White] >> (8 * r));
     for (int r = 6 - from; r >= 1; --r) out += char(history.pawn_squares[pgn::Black] >> (8 * r));
   }
+  if (flags & rook_ranks) {
+    // Each side's from its home rank out: bit 0 rank 1 for White, rank 8 for Black.
+    out += char(pgn::ranks_of(history.rook_squares[pgn::White]));
+    out += char(pgn::ranks_of(std::byteswap(history.rook_squares[pgn::Black])));
+  }
 }
 
 std::optional<pgn::MaterialHistory> decode_history(std::string_view bytes) {
@@ -218,7 +227,7 @@ bool decode_history(std::string_view bytes, pgn::MaterialHistory& h) {
   h.runs.clear();
   std::uint64_t plies = 0, runs = 0;
   std::uint8_t flags = 0;
-  if (!in.varint(plies) || plies > 65535 || !in.byte(flags) || flags > 15 ||
+  if (!in.varint(plies) || plies > 65535 || !in.byte(flags) || flags > 31 ||
       ((flags & home_ranks_full) && !(flags & pawn_squares)))
     return false;
   h.plies = std::uint16_t(plies);
@@ -275,6 +284,12 @@ bool decode_history(std::string_view bytes, pgn::MaterialHistory& h) {
     for (int r = 1 + from; r <= 6; ++r) white |= rank(i++) << (8 * r);
     for (int r = 6 - from; r >= 1; --r) black |= rank(i++) << (8 * r);
     h.pawn_squares = {white, black};
+  }
+  h.rook_squares = {~pgn::Bitboard(0), ~pgn::Bitboard(0)};
+  if (flags & rook_ranks) {
+    if (!in.bytes_of(2, raw)) return false;
+    h.rook_squares = {pgn::ranks_bb(std::uint8_t(raw[0])),
+                      std::byteswap(pgn::ranks_bb(std::uint8_t(raw[1])))};
   }
   return in.empty();
 }

@@ -15,13 +15,17 @@
 //
 //   varint plies | flags byte | [5 bytes: the start's balance, unless flag 1]
 //   | varint count of later runs | each run's change | [the pawns' squares, with flag 4]
+//   | [the rooks' ranks, with flag 16]
 //
 // Flags: 1, the start is the initial position's material; 2, Black moved first; 4, the squares
 // each side's pawns stood on follow (pgn::MaterialHistory::pawn_squares; schema 23: a history
 // of 22 has none, and is read as "every square"); 8, each side's home rank is among them whole
-// and not written. The squares are a byte a rank (bit f the file, a = 0), from the side's home
-// rank out: White's ranks 2 (without flag 8) to 7, then Black's 7 (without flag 8) to 2, so 10
-// bytes, or 12. The move that
+// and not written; 16, the ranks each side's rooks stood on follow (rook_squares; schema 24:
+// a history of 23 has none, "every square"). The squares are a byte a rank (bit f the file,
+// a = 0), from the side's home rank out: White's ranks 2 (without flag 8) to 7, then Black's 7
+// (without flag 8) to 2, so 10 bytes, or 12. The rooks' ranks are a byte a side, White's then
+// Black's, bit r the side's rank r + 1 counted from its own home rank (Black's rank 8 is bit
+// 0), so that both sides' usual bytes are alike. The move that
 // makes a run is the ply its run starts at, and the side that made it follows from the ply, so a
 // change needs only what was taken and what was promoted, a code: 0..4 the opponent's pawn,
 // knight, bishop, rook or queen taken; 5 + 5 * (promoted - Knight) + taken (0 nothing, 1..4 a
@@ -29,8 +33,9 @@
 // (1..7) << 5 | code, or 0 << 5 | code then the plies as a varint; 0xFF then the plies as a
 // varint and 5 bytes of balance, for a change no move makes.
 //
-// About a byte a capture and 10 bytes of pawns' squares: 34 bytes a game on the corpus before
-// ZSTD (the family is compressed: the squares' bytes of ranks far from home are mostly 0).
+// About a byte a capture, 10 bytes of pawns' squares and 2 of rooks' ranks: 36 bytes a game on
+// the corpus before ZSTD (the family is compressed: the squares' bytes of ranks far from home
+// are mostly 0).
 #pragma once
 
 #include <array>

@@ -896,7 +896,8 @@ struct Store::Impl {
     // written with them).
     // Schema 23 keeps the squares each game's pawns stood on in its history: the histories of
     // 22 are written again, their lists kept.
-    if (version < 23)
+    // Schema 24 keeps the ranks each kind of piece stood on too: the histories are written again.
+    if (version < 24)
       if (Status s = add_materials(/*lists=*/version < 22); !s.is_ok()) return s;
     if (Status written = write_schema_version(true); !written.is_ok()) return written;
     upgraded_from = version;
@@ -908,17 +909,18 @@ struct Store::Impl {
   // balances it held (postings, metadata::Material), its main line played
   // again, a million games at a time: memory stays bounded, and each part is one ingestion of
   // both. Killed part-way and done again, the histories are written again under their keys and
-  // the lists' merge drops the repeated ids. Without `lists`, the histories alone (schema 23).
+  // the lists' merge drops the repeated ids. Without `lists`, the histories alone (schemas 23
+  // and 24).
   Status add_materials(bool lists) {
     if (games == 0) return Status::ok();
-    // The histories of 22 go first: their groups, as each import batch ended them, need not
+    // The histories of 22 and 23 go first: their groups, as each import batch ended them, need not
     // start where these do, and a group left would hold a game twice. Killed after this, the
-    // database still says 22 and the next writer writes them all from the games.
+    // database still says its old version and the next writer writes them all from the games.
     if (!lists)
       if (rocksdb::Status s = db->DeleteRange(rocksdb::WriteOptions(), families[Materials],
                                               std::string(), std::string(5, '\xFF'));
           !s.ok())
-        return from_rocksdb(s, "deleting the material histories of schema 22");
+        return from_rocksdb(s, "deleting the material histories of schema 22 or 23");
     constexpr std::size_t part = 1 << 20;
     // Groups as the summaries' (material_record.h): the first id and the entries.
     std::vector<std::pair<std::string, std::string>> histories;

@@ -626,6 +626,13 @@ class Verifier {
     else if (history->pawn_squares != expected.pawn_squares)
       report(family_name(Materials),
              pgn::cat("game ", id, ": the squares of its pawns differ from the game's moves"));
+    // The rooks' ranks, not their squares, are kept (material_record.h).
+    else if (pgn::ranks_of(history->rook_squares[pgn::White]) !=
+                 pgn::ranks_of(expected.rook_squares[pgn::White]) ||
+             pgn::ranks_of(history->rook_squares[pgn::Black]) !=
+                 pgn::ranks_of(expected.rook_squares[pgn::Black]))
+      report(family_name(Materials),
+             pgn::cat("game ", id, ": the ranks of its rooks differ from the game's moves"));
   }
 
   // The fields summaries and facts both hold, compared with the game's; `family` and `what`

@@ -341,6 +341,11 @@ Bitboard FenPattern::required(Color color, PieceType type) const {
   return required_[make_piece(color, type)];
 }
 
+std::uint8_t FenPattern::required_ranks(Color color, PieceType type) const {
+  const Piece piece = make_piece(color, type);
+  return ranks_of(required_[piece]) | present_ranks_[piece];
+}
+
 Bitboard FenPattern::excluded(Color color, PieceType type) const {
   return forbidden_[make_piece(color, type)];
 }

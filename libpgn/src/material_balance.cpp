@@ -30,6 +30,7 @@ void MaterialTracker::start(const Position& position) {
   clear();  // the runs keep their memory from one game to the next (an import follows millions)
   history_.runs.push_back({0, MaterialBalance::of(position)});
   history_.pawn_squares = {position.pieces(White, Pawn), position.pieces(Black, Pawn)};
+  history_.rook_squares = {position.pieces(White, Rook), position.pieces(Black, Rook)};
   pieces_ = popcount(position.occupied());
   pawns_ = popcount(position.pieces(Pawn));
 }

@@ -612,10 +612,11 @@ Status Search::read_epoch() {
 }
 
 Search::PatternNeeds Search::PatternNeeds::of(std::shared_ptr<const pgn::FenPattern> pattern) {
-  PatternNeeds n{std::move(pattern), {}, {}, {}, 0};
+  PatternNeeds n{std::move(pattern), {}, {}, {}, 0, {}};
   for (pgn::Color c : {pgn::White, pgn::Black}) {
     for (int t = 0; t < 5; ++t)
       n.pieces[c][t] = n.pattern->min_pieces(c, pgn::PieceType(pgn::Pawn + t));
+    n.rook_ranks[c] = n.pattern->required_ranks(c, pgn::Rook);
     n.pawns[c] = n.pattern->required(c, pgn::Pawn);
     n.home_pawns[c] = n.pawns[c] & pgn::rank_bb(c == pgn::White ? 1 : 6);
   }
@@ -627,7 +628,9 @@ bool Search::PatternNeeds::squares_reached(const pgn::MaterialHistory& history) 
   const auto& reached = history.pawn_squares;
   return !(pawns[pgn::White] & ~reached[pgn::White]) &&
          !(pawns[pgn::Black] & ~reached[pgn::Black]) &&
-         !(any_pawns & ~(reached[pgn::White] | reached[pgn::Black]));
+         !(any_pawns & ~(reached[pgn::White] | reached[pgn::Black])) &&
+         !(rook_ranks[pgn::White] & ~pgn::ranks_of(history.rook_squares[pgn::White])) &&
+         !(rook_ranks[pgn::Black] & ~pgn::ranks_of(history.rook_squares[pgn::Black]));
 }
 
 bool Search::PatternNeeds::held_by(const pgn::MaterialBalance& balance, bool pawns) const {

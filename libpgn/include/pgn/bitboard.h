@@ -34,6 +34,19 @@ inline Square pop_lsb(Bitboard& b) {
 }
 inline bool more_than_one(Bitboard b) { return b & (b - 1); }
 
+// The ranks of a bitboard as 8 bits (bit r: a square of rank r is set), and back: the whole ranks
+// of those bits. Byte-parallel: a material history's pieces are read back so, ten sets a game.
+constexpr Bitboard nonzero_bytes(Bitboard b) {  // 0x80 in each byte of b that is not 0
+  constexpr Bitboard low7 = 0x7F7F7F7F7F7F7F7FULL;
+  return (((b & low7) + low7) | b) & ~low7;
+}
+constexpr std::uint8_t ranks_of(Bitboard b) {
+  return std::uint8_t((nonzero_bytes(b) >> 7) * 0x0102040810204080ULL >> 56);
+}
+constexpr Bitboard ranks_bb(std::uint8_t ranks) {
+  return (nonzero_bytes(ranks * FileABB & 0x8040201008040201ULL) >> 7) * 0xFF;
+}
+
 // Shifts that drop what falls off the board's edge. `north` is towards rank 8.
 constexpr Bitboard shift_north(Bitboard b) { return b << 8; }
 constexpr Bitboard shift_south(Bitboard b) { return b >> 8; }

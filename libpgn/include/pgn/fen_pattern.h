@@ -81,6 +81,9 @@ class FenPattern {
   // The squares every matching board has occupied by this piece: tokens that match that piece
   // alone on a fixed square (a rank without `*`, or before a rank's first `*` or after its last).
   [[nodiscard]] Bitboard required(Color color, PieceType type) const;
+  // The ranks (bit r: rank r, 0 the first) on each of which every matching board has this piece:
+  // those of required(), and the ranks with `*` holding a token of that piece alone.
+  [[nodiscard]] std::uint8_t required_ranks(Color color, PieceType type) const;
   // The squares every matching board has occupied by a pawn of either colour: tokens that match
   // pawns alone on a fixed square (`P`, `p`, `[Pp]`).
   [[nodiscard]] Bitboard required_pawns() const { return required_pawns_; }

@@ -44,7 +44,8 @@ struct Plan {
   // as they need games (read_as_needed too): how many of the database's epochs were read.
   std::uint32_t epochs_read = 0;
   // A pattern search's candidates whose material histories say the pattern may match (the
-  // pieces it names held, its pawns' squares reached): their main lines were replayed.
+  // pieces it names held, its pawns' squares and rooks' ranks reached): their main lines were
+  // replayed.
   std::uint64_t replayed = 0;
   std::vector<std::string> checked;  // filters checked on the facts
   std::string order;                 // empty for id order
@@ -100,11 +101,14 @@ class Search {
     std::array<std::array<unsigned, 5>, 2> pieces;
     pgn::Bitboard home_pawns[2];
     pgn::Bitboard pawns[2], any_pawns;
+    // The ranks it needs each side's rooks on (FenPattern::required_ranks).
+    std::uint8_t rook_ranks[2];
     static PatternNeeds of(std::shared_ptr<const pgn::FenPattern> pattern);
     // Whether `balance` holds the pieces it names (and the pawns, with `pawns`).
     [[nodiscard]] bool held_by(const pgn::MaterialBalance& balance, bool pawns) const;
-    // Whether a game's pawns stood on every square it needs a pawn on (not at once: a game
-    // without is never matched, one with may be).
+    // Whether a game's pawns stood on every square it needs a pawn on, and its rooks on every
+    // rank it needs one on (not at once: a game without is never matched, one with may
+    // be).
     [[nodiscard]] bool squares_reached(const pgn::MaterialHistory& history) const;
   };
   // A list read for one epoch of ids (Store::ids_of_epoch).
