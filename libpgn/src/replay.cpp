@@ -322,8 +322,13 @@ bool ReplayVisitor::read_in_other_letters(std::string_view text) {
       continue;
     ReplayVisitor again(
         {.keep_record = options_.keep_record, .keep_text = options_.keep_text, .letters = l});
+    // A buffer the game's size, not a file reader's megabyte: cleared for each language a game
+    // is tried in, that was most of reading a file in other letters (under AddressSanitizer,
+    // whose fresh pages fault, 70 s of a 150-game test).
     StringSource source(text);
-    Reader reader(source, {.origin = game_location_, .byte_order_mark = false});
+    Reader reader(
+        source,
+        {.chunk_size = text.size() + 1, .origin = game_location_, .byte_order_mark = false});
     auto read = reader.read_game(again);
     if (!read || !*read || again.has_error()) continue;
     fitting.push_back(&l);
