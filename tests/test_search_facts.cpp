@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <functional>
+#include <limits>
 #include <random>
 #include <set>
 #include <string>
@@ -171,40 +173,51 @@ void remove_materials(RawDatabase& opened) {
   }
 }
 
-// What schemas 23 and 24 added taken away, as a database of 22 (`pawns`) or 23 held it: each
-// game's material history without the ranks its rooks stood on, and without the squares its
-// pawns stood on.
-void remove_squares(RawDatabase& opened, bool pawns) {
+// Each game's material history in the first `groups` groups (all by default) decoded, given to
+// `change`, and written back.
+void rewrite_histories(RawDatabase& opened,
+                       const std::function<void(pgn::MaterialHistory&)>& change,
+                       std::size_t groups = std::numeric_limits<std::size_t>::max()) {
   for (std::size_t i = 0; i < opened.names.size(); ++i) {
     if (opened.names[i] != "materials") continue;
     rocksdb::DB* rdb = opened.db.get();
     std::unique_ptr<rocksdb::Iterator> it(
         rdb->NewIterator(rocksdb::ReadOptions(), opened.handles[i]));
     std::vector<std::pair<std::string, std::string>> rewritten;
-    std::size_t with_squares = 0;
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    for (it->SeekToFirst(); it->Valid() && rewritten.size() < groups; it->Next()) {
       pgndb::index::bytes::Reader in(it->value().ToStringView());
       std::string group;
       for (std::string_view entry; !in.empty();) {
         REQUIRE(in.view(entry));
         auto history = pgndb::index::material::decode_history(entry);
         REQUIRE(history);
-        with_squares += history->pawn_squares[pgn::White] != ~pgn::Bitboard(0) &&
-                        history->rook_squares[pgn::White] != ~pgn::Bitboard(0);
-        if (pawns) history->pawn_squares = {~pgn::Bitboard(0), ~pgn::Bitboard(0)};
-        history->rook_squares = {~pgn::Bitboard(0), ~pgn::Bitboard(0)};
-        std::string old;
-        pgndb::index::material::encode_history(*history, old);
-        pgndb::index::bytes::put_string(group, old);
+        change(*history);
+        std::string bytes;
+        pgndb::index::material::encode_history(*history, bytes);
+        pgndb::index::bytes::put_string(group, bytes);
       }
       rewritten.emplace_back(it->key().ToString(), group);
     }
     REQUIRE(it->status().ok());
-    REQUIRE(with_squares > 4096);
+    REQUIRE(!rewritten.empty());
     it.reset();
     for (const auto& [key, value] : rewritten)
       REQUIRE(rdb->Put(rocksdb::WriteOptions(), opened.handles[i], key, value).ok());
   }
+}
+
+// What schemas 23 and 24 added taken away, as a database of 22 (`pawns`) or 23 held it: each
+// game's material history without the ranks its rooks stood on, and without the squares its
+// pawns stood on.
+void remove_squares(RawDatabase& opened, bool pawns) {
+  std::size_t with_squares = 0;
+  rewrite_histories(opened, [&](pgn::MaterialHistory& history) {
+    with_squares += history.pawn_squares[pgn::White] != ~pgn::Bitboard(0) &&
+                    history.rook_squares[pgn::White] != ~pgn::Bitboard(0);
+    if (pawns) history.pawn_squares = {~pgn::Bitboard(0), ~pgn::Bitboard(0)};
+    history.rook_squares = {~pgn::Bitboard(0), ~pgn::Bitboard(0)};
+  });
+  REQUIRE(with_squares > 4096);
 }
 
 // A group of facts as an older schema wrote it: the last `dropped` of its 11 columns left out
@@ -824,32 +837,18 @@ TEST_CASE("verify compares each game's pawns' squares and rooks' ranks with its 
   {
     RawDatabase opened(db);
     bool altered = false;
-    for (std::size_t i = 0; i < opened.names.size(); ++i) {
-      if (opened.names[i] != "materials") continue;
-      rocksdb::DB* rdb = opened.db.get();
-      std::unique_ptr<rocksdb::Iterator> it(
-          rdb->NewIterator(rocksdb::ReadOptions(), opened.handles[i]));
-      it->SeekToFirst();
-      REQUIRE(it->Valid());
-      pgndb::index::bytes::Reader in(it->value().ToStringView());
-      std::string group;
-      for (std::string_view entry; !in.empty();) {
-        REQUIRE(in.view(entry));
-        auto history = pgndb::index::material::decode_history(entry);
-        REQUIRE(history);
-        auto& white_rooks = history->rook_squares[pgn::White];
-        auto& white_pawns = history->pawn_squares[pgn::White];
-        if (!altered && white_rooks != 0 && (white_rooks & pgn::rank_bb(5)) == 0 &&
-            (white_pawns & pgn::square_bb(pgn::A6)) == 0) {
-          (rooks ? white_rooks : white_pawns) |= pgn::square_bb(pgn::A6);
-          altered = true;
-        }
-        std::string bytes;
-        pgndb::index::material::encode_history(*history, bytes);
-        pgndb::index::bytes::put_string(group, bytes);
-      }
-      REQUIRE(rdb->Put(rocksdb::WriteOptions(), opened.handles[i], it->key(), group).ok());
-    }
+    rewrite_histories(
+        opened,
+        [&](pgn::MaterialHistory& history) {
+          auto& white_rooks = history.rook_squares[pgn::White];
+          auto& white_pawns = history.pawn_squares[pgn::White];
+          if (!altered && white_rooks != 0 && (white_rooks & pgn::rank_bb(5)) == 0 &&
+              (white_pawns & pgn::square_bb(pgn::A6)) == 0) {
+            (rooks ? white_rooks : white_pawns) |= pgn::square_bb(pgn::A6);
+            altered = true;
+          }
+        },
+        /*groups=*/1);
     REQUIRE(altered);
   }
   auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
