@@ -896,7 +896,7 @@ struct Store::Impl {
     // written with them).
     // Schema 23 keeps the squares each game's pawns stood on in its history: the histories of
     // 22 are written again, their lists kept.
-    // Schema 24 keeps the ranks each kind of piece stood on too: the histories are written again.
+    // Schema 24 keeps the ranks each side's rooks stood on too: the histories are written again.
     if (version < 24)
       if (Status s = add_materials(/*lists=*/version < 22); !s.is_ok()) return s;
     if (Status written = write_schema_version(true); !written.is_ok()) return written;

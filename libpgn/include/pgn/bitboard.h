@@ -35,7 +35,8 @@ inline Square pop_lsb(Bitboard& b) {
 inline bool more_than_one(Bitboard b) { return b & (b - 1); }
 
 // The ranks of a bitboard as 8 bits (bit r: a square of rank r is set), and back: the whole ranks
-// of those bits. Byte-parallel: a material history's pieces are read back so, ten sets a game.
+// of those bits. Byte-parallel: a pattern search reads a material history's rooks' ranks so for
+// each game it might replay.
 constexpr Bitboard nonzero_bytes(Bitboard b) {  // 0x80 in each byte of b that is not 0
   constexpr Bitboard low7 = 0x7F7F7F7F7F7F7F7FULL;
   return (((b & low7) + low7) | b) & ~low7;

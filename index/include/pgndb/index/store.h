@@ -47,8 +47,8 @@ namespace pgndb::index {
 // its opening by position (pgn/openings.h) in its summary and facts, found the same way. 22: its
 // material along the main line (the `materials` family, material_record.h) and the balances it
 // held as postings (metadata 'm' and 'f'), found the same way. 23: the squares its pawns stood
-// on, in its material history (the histories of 22 are written again). 24: the ranks each kind
-// of its pieces stood on, there too (the histories are written again).
+// on, in its material history (the histories of 22 are written again). 24: the ranks its rooks
+// stood on, there too (the histories are written again).
 inline constexpr std::uint32_t schema_version = 24;
 
 struct StoreOptions {

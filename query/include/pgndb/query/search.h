@@ -107,8 +107,7 @@ class Search {
     // Whether `balance` holds the pieces it names (and the pawns, with `pawns`).
     [[nodiscard]] bool held_by(const pgn::MaterialBalance& balance, bool pawns) const;
     // Whether a game's pawns stood on every square it needs a pawn on, and its rooks on every
-    // rank it needs one on (not at once: a game without is never matched, one with may
-    // be).
+    // rank it needs one on (not at once: a game without is never matched, one with may be).
     [[nodiscard]] bool squares_reached(const pgn::MaterialHistory& history) const;
   };
   // A list read for one epoch of ids (Store::ids_of_epoch).
