@@ -21,22 +21,25 @@ namespace {
 // One line, rewritten in place, while the import runs on a terminal.
 class ProgressLine {
  public:
-  explicit ProgressLine(std::string file)
-      : file_(std::move(file)), start_(std::chrono::steady_clock::now()) {}
+  ProgressLine() : start_(std::chrono::steady_clock::now()) {}
 
-  void show(const index::ImportProgress& p) {
+  void show(const std::string& file, const index::ImportProgress& p) {
+    const std::uint64_t all_games = games_before(p) + p.games;
     const auto now = std::chrono::steady_clock::now();
     if (now - last_ < std::chrono::milliseconds(250)) return;
     last_ = now;
     const double seconds = std::chrono::duration<double>(now - start_).count();
-    std::string line = pgn::cat(file_, ": ", p.games, " games");
+    std::string line = pgn::cat(file, ": ", p.games, " games");
     if (p.duplicates) line += pgn::cat(", ", p.duplicates, " duplicates");
     if (p.rejects) line += pgn::cat(", ", p.rejects, " rejected");
-    line += pgn::cat(", ", std::uint64_t(double(p.games) / std::max(seconds, 1e-3)), " games/s");
-    if (p.bytes_total) {
+    line += pgn::cat(", ", std::uint64_t(double(all_games) / std::max(seconds, 1e-3)), " games/s");
+    if (p.bytes_total) {  // of this file
       const double done = double(p.bytes_read) / double(p.bytes_total);
       line += pgn::cat(", ", p.bytes_read >> 20, " of ", p.bytes_total >> 20, " MiB (",
                        int(done * 100), "%)");
+    }
+    if (p.all_bytes_total) {  // of the whole import
+      const double done = double(p.all_bytes_read) / double(p.all_bytes_total);
       if (done > 0.01) line += pgn::cat(", ETA ", int(seconds * (1 - done) / done), " s");
     }
     std::cerr << '\r' << line << "\x1b[K" << std::flush;
@@ -47,8 +50,18 @@ class ProgressLine {
   }
 
  private:
-  std::string file_;
+  // The games of the files before p's (each file's progress comes with its games so far).
+  std::uint64_t games_before(const index::ImportProgress& p) {
+    if (p.file != file_) {
+      before_ += last_games_;
+      file_ = p.file;
+    }
+    last_games_ = p.games;
+    return before_;
+  }
   std::chrono::steady_clock::time_point start_, last_;
+  std::size_t file_ = 0;
+  std::uint64_t before_ = 0, last_games_ = 0;
   bool shown_ = false;
 };
 
@@ -142,34 +155,38 @@ int run_import(const ImportCommandOptions& o) {
     std::cerr << r.source << ':' << r.location.line << ':' << r.location.column
               << ": error: " << r.error << " (the game is quarantined)\n";
   };
+  // One import of all the files: they share batches (a folder costs what its games cost in one
+  // file); the progress line names the file being read.
+  ProgressLine line;
+  if (show_progress)
+    options.on_progress = [&](const index::ImportProgress& p) { line.show(o.files[p.file], p); };
+  auto imported = index::import_files(*store, o.files, options);
+  line.clear();
+  if (!imported) {
+    // Each batch is committed whole: what was committed stays, and the next run resumes.
+    const bool resumable = imported.error().code() == index::Status::Code::NoSpace;
+    std::cerr << "pgndb import: " << imported.error().message()
+              << (resumable ? "; the games imported before stay, and the import resumes after "
+                              "them when run again"
+                            : "")
+              << '\n';
+    return Usage;
+  }
   index::FileImport total;
-  for (const auto& file : o.files) {
-    ProgressLine line(file);
-    if (show_progress) options.on_progress = [&](const index::ImportProgress& p) { line.show(p); };
-    auto imported = index::import_file(*store, file, options);
-    line.clear();
-    if (!imported) {
-      // Each batch is committed whole: what was committed stays, and the next run resumes.
-      const bool resumable = imported.error().code() == index::Status::Code::NoSpace;
-      std::cerr << "pgndb import: " << imported.error().message()
-                << (resumable ? "; the games imported before stay, and the import resumes after "
-                                "them when run again"
-                              : "")
-                << '\n';
-      return Usage;
-    }
-    if (imported->already_imported) {
-      std::cerr << file << ": already imported (" << imported->games << " games, as "
-                << imported->imported_as << "); skipped\n";
+  for (std::size_t i = 0; i < o.files.size(); ++i) {
+    const index::FileImport& file = (*imported)[i];
+    if (file.already_imported) {
+      std::cerr << o.files[i] << ": already imported (" << file.games << " games, as "
+                << file.imported_as << "); skipped\n";
       continue;
     }
-    if (imported->resumed_after)
-      std::cerr << file << ": resumed after the " << imported->resumed_after
+    if (file.resumed_after)
+      std::cerr << o.files[i] << ": resumed after the " << file.resumed_after
                 << " games an earlier run handled\n";
-    total.games += imported->games;
-    total.duplicates += imported->duplicates;
-    total.rejects += imported->rejects;
-    total.positions += imported->positions;
+    total.games += file.games;
+    total.duplicates += file.duplicates;
+    total.rejects += file.rejects;
+    total.positions += file.positions;
   }
 
   auto since_start = [&] {

@@ -1991,9 +1991,15 @@ void WriteBatch::set_source_progress(std::uint64_t hash, const SourceProgress& p
   bytes::put_string(value, progress.name);
   bytes::put_varint(value, progress.games);
   value += char(progress.complete ? 1 : 0);
+  // The latest progress of each source in the batch is what counts (a batch holds few).
   auto& sources = impl_->rows[Sources];
-  sources.clear();  // the latest progress of the batch is what counts
-  sources.push_back({hash_key(hash), std::move(value)});
+  std::string key = hash_key(hash);
+  auto same =
+      std::find_if(sources.begin(), sources.end(), [&](const Row& row) { return row.key == key; });
+  if (same != sources.end())
+    same->value = std::move(value);
+  else
+    sources.push_back({std::move(key), std::move(value)});
 }
 
 Status WriteBatch::commit() {

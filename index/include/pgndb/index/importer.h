@@ -1,7 +1,8 @@
-// Importing a PGN file into a store: several threads replay and prepare games while one thread
-// writes them, in file order, in atomic batches (each game whole, with all its index entries).
-// A file is named by a hash of its contents, so that one imported whole is skipped and one
-// imported in part is resumed after the games already stored.
+// Importing PGN files into a store: several threads replay and prepare games while one thread
+// writes them, in the order of the files and of their games, in atomic batches (each game
+// whole, with all its index entries; a batch may hold the games of several files). A file is
+// named by a hash of its contents, so that one imported whole is skipped and one imported in
+// part is resumed after the games already stored.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "pgndb/index/status.h"
 #include "pgndb/index/store.h"
@@ -18,9 +20,12 @@
 namespace pgndb::index {
 
 struct ImportProgress {
+  std::size_t file = 0;           // the file being read: an index into the paths imported
   std::uint64_t bytes_read = 0;   // of the file (compressed bytes for `.zst`)
   std::uint64_t bytes_total = 0;  // the file's size; 0 when unknown (standard input)
   std::uint64_t games = 0, duplicates = 0, rejects = 0;  // of this file, written so far
+  // Of all the files the import reads (total 0 when a size is unknown: standard input).
+  std::uint64_t all_bytes_read = 0, all_bytes_total = 0;
 };
 
 struct ImportOptions {
@@ -29,8 +34,9 @@ struct ImportOptions {
   // Larger batches merge less (each writes a generation of the position index: a 1 M-game
   // import took 78 s with 50,000 games a batch, 96 s with 20,000; later, 24.3-24.5 s with
   // 100,000 and 27.5-28.0 s with 50,000, peaks 562-580 and 494-527 MiB). At 300,000, batch_bytes
-  // ends the batches of a large file first, and a file of up to 300,000 games that fits in
-  // twice batch_bytes is one batch (importer.cpp): 300,000 games 8.5-8.8 -> 6.2-6.5 s.
+  // ends the batches of a large file first, and an import (all its files) of up to 300,000
+  // games that fits in twice batch_bytes is one batch (importer.cpp): 300,000 games 8.5-8.8
+  // -> 6.2-6.5 s.
   std::size_t batch_games = 300000;
   // A batch also ends when what it holds (WriteBatch::bytes: games as stored, position
   // entries, summaries, facts) reaches this: games with a clock and an eval comment on every
@@ -60,9 +66,19 @@ struct FileImport {
   std::uint64_t positions = 0;      // position index entries written
 };
 
-// Imports `path` (a file, `.zst` file, or `-` for standard input, which is not tracked). Errors
-// are I/O errors of the file and errors of the store; bad games are not errors (they go to the
-// quarantine, with file, line, column and reason).
+// Imports `paths` (files, `.zst` files, or `-` for standard input, which is not tracked), in
+// that order, as one stream of games: their games get ids in the order of the files, and the
+// files share batches, so that many small files cost what their games cost in one. Each file's
+// progress is recorded with the batch that holds its last games read: a file imported whole is
+// skipped when imported again, one interrupted is resumed after its games stored, and a file
+// given twice (the same content) is read once. One result per path, in order. Errors are I/O
+// errors of a file (naming it) and errors of the store, and stop the import: what was committed
+// stays (each batch whole), and the same import run again goes on from there. Bad games are not
+// errors (they go to the quarantine, with file, line, column and reason).
+[[nodiscard]] std::expected<std::vector<FileImport>, Status> import_files(
+    Store& store, const std::vector<std::string>& paths, const ImportOptions& options = {});
+
+// import_files() of one path.
 [[nodiscard]] std::expected<FileImport, Status> import_file(Store& store, const std::string& path,
                                                             const ImportOptions& options = {});
 

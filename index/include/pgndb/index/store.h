@@ -148,7 +148,8 @@ class WriteBatch {
   // for what it could hold alone, capped at max_reserved_bytes. A successor() reserves the same.
   void reserve(std::size_t bytes, std::size_t games);
   static constexpr std::size_t max_reserved_bytes = std::size_t(4) << 30;
-  // Records, with the games of this batch, how far the source with content hash `hash` is.
+  // Records, with the games of this batch, how far the source with content hash `hash` is (the
+  // latest call for a hash counts; a batch may record several sources).
   void set_source_progress(std::uint64_t hash, const SourceProgress& progress);
   // Tells the batch whether its position generation is merged with others at the end of the
   // import (the default: Store::settle() merges an import's generations into one), or stays as
