@@ -105,7 +105,8 @@ struct SourceState {
   bool tracked = false;  // by its content's hash (standard input cannot be: it is read once)
   std::uint64_t hash = 0;
   SourceProgress progress;  // what the store records of it, at each commit
-  std::uint64_t size = 0;   // in bytes (compressed for .zst); 0 when unknown
+  std::uint64_t size = 0;   // in bytes (compressed for .zst)
+  bool sized = false;       // whether its size is known (not for standard input)
   // Bytes of the files read before it in the pipeline: with its own bytes read, where the
   // import stands in all it reads.
   std::uint64_t bytes_before = 0;
@@ -150,6 +151,7 @@ std::expected<std::vector<std::size_t>, Status> plan_sources(Store& store,
       source.progress.games = source.result.resumed_after = known->games;
       std::error_code error;
       source.size = std::filesystem::file_size(paths[i], error);
+      source.sized = !error;
     }
     to_read.push_back(i);
   }
@@ -363,7 +365,7 @@ std::expected<std::vector<FileImport>, Status> import_files(Store& store,
   std::uint64_t total = 0;
   for (std::size_t i : *to_read) {
     SourceState& source = sources[i];
-    sized = sized && source.tracked && source.size > 0 && source.progress.games == 0;
+    sized = sized && source.sized && source.progress.games == 0;
     source.bytes_before = total;
     total += source.size;
     pipeline_sources.push_back({paths[i], source.progress.games});
