@@ -1690,7 +1690,10 @@ struct Store::Impl {
         (bytes - bytes_at_open[f]) * 4 >= bytes) {
       rocksdb::CompactRangeOptions options;
       options.exclusive_manual_compaction = false;
-      options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+      // kForceOptimized: the last level's files that the merge of the level-0 files into it
+      // just wrote are not rewritten a second time (kForce rewrote every family twice: the
+      // postings of 200,000 lichess-style games 1.6 s and then 0.4 s more, the import's end).
+      options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForceOptimized;
       if (rocksdb::Status s = db->CompactRange(options, families[f], nullptr, nullptr); !s.ok())
         return from_rocksdb(s, pgn::cat("merging the ", family_name(f), " files"));
       return Status::ok();
