@@ -392,7 +392,8 @@ class Pipeline::Impl {
   // each): a reader passing over every game to find where it ends took a sixth of an import's
   // CPU time, and the workers read each game again.
   std::string cut_whole(pgn::ByteSource& source) {
-    std::string pending;    // read from the file, not yet cut
+    std::string& pending = pending_;  // read from the file, not yet cut
+    pending.clear();
     std::size_t begin = 0;  // of what is not yet cut, in `pending`
     bool end = false, after_forced_cut = false, first = true;
     for (;;) {
@@ -403,11 +404,14 @@ class Pipeline::Impl {
         // Read more, first dropping what was cut (at most a read's worth is moved).
         pending.erase(0, begin);
         begin = 0;
+        // Not zero-filled first: a folder of 1,000 small files zeroed a fresh megabyte each.
         const std::size_t size = pending.size();
-        pending.resize(size + read_size);
-        auto n = source.read(pending.data() + size, read_size);
+        std::expected<std::size_t, std::string> n = 0;
+        pending.resize_and_overwrite(size + read_size, [&](char* data, std::size_t) {
+          n = source.read(data + size, read_size);
+          return size + (n ? *n : 0);
+        });
         if (!n) return n.error();
-        pending.resize(size + *n);
         end = *n == 0;
         continue;
       }
@@ -547,7 +551,8 @@ class Pipeline::Impl {
   const std::vector<PipelineSource> sources_;
   const std::optional<pgn::PieceLetters> letters_;  // ImportOptions::letters
   std::size_t reading_ = 0;                         // the reader's file, in sources_
-  std::atomic<std::uint64_t> bytes_read_{0};        // of that file
+  std::string pending_;  // the reader's, read and not yet cut: kept from file to file
+  std::atomic<std::uint64_t> bytes_read_{0};  // of that file
   std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<std::unique_ptr<Chunk>> in_order_;  // cut, not yet written (owns the chunks)
