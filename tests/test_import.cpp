@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "import_support.h"
 #include "pgn/reader.h"
 #include "pgn/replay.h"
 #include "pgn/san.h"
@@ -18,48 +19,11 @@ namespace fs = std::filesystem;
 using pgndb::index::Store;
 using pgndb::test::run_command;
 using pgndb::test::TempDir;
+using Expected = pgndb::test::ExpectedGames;
+using pgndb::test::check_store_holds;
+using pgndb::test::read_expected;
 
 namespace {
-
-// What reading `files` as import reads them gives: the normalized text of each replayable game
-// and the original text of each game with an error, in order.
-struct Expected {
-  std::vector<std::string> games;
-  std::vector<std::string> rejects;
-  std::vector<pgn::Location> reject_locations;  // of each reject's first error
-};
-
-Expected read_expected(const std::vector<fs::path>& files) {
-  Expected e;
-  pgn::ReplayVisitor replay({.keep_record = true, .keep_text = true});
-  std::vector<std::string> seen;  // a file with the same contents as an earlier one is skipped
-  for (const auto& file : files) {
-    std::string contents = pgndb::test::read_file(file);
-    if (std::find(seen.begin(), seen.end(), contents) != seen.end()) continue;
-    seen.push_back(std::move(contents));
-    auto source = pgn::FileSource::open(file.string());
-    REQUIRE(source);
-    pgn::Reader reader(**source);
-    for (;;) {
-      auto more = reader.read_game(replay);
-      REQUIRE(more);
-      if (!*more) break;
-      if (replay.has_error()) {
-        e.rejects.push_back(replay.original_text());
-        for (const auto& p : replay.problems())
-          if (p.severity == pgn::GameProblem::Severity::Error) {
-            e.reject_locations.push_back(p.location);
-            break;
-          }
-      } else {
-        std::string text;
-        pgn::write_game(replay.record(), text);
-        e.games.push_back(text);
-      }
-    }
-  }
-  return e;
-}
 
 std::string join_paths(const std::vector<fs::path>& files) {
   std::string out;
@@ -73,33 +37,6 @@ std::vector<fs::path> edge_files() {
     if (entry.path().extension() == ".pgn") files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   return files;
-}
-
-// The database holds `expected`: every game (as written back), every reject's text and the
-// place of its first error.
-void check_store_holds(const fs::path& db, const Expected& expected) {
-  auto store = Store::open(db.string(), {.create_if_missing = false});
-  REQUIRE(store);
-  REQUIRE(store->game_count() == expected.games.size());
-  REQUIRE(store->reject_count() == expected.rejects.size());
-  for (std::uint32_t id = 1; id <= store->game_count(); ++id) {
-    auto game = store->game(id);
-    REQUIRE(game);
-    std::string text;
-    pgn::write_game(*game, text);
-    INFO("game " << id);
-    CHECK(text == expected.games[id - 1]);
-  }
-  for (std::uint32_t id = 1; id <= store->reject_count(); ++id) {
-    auto reject = store->reject(id);
-    REQUIRE(reject);
-    INFO("reject " << id << ": " << reject->source << ":" << reject->location.line << ":"
-                   << reject->location.column << " " << reject->error);
-    CHECK(reject->text == expected.rejects[id - 1]);
-    CHECK_FALSE(reject->error.empty());
-    CHECK(reject->location.line == expected.reject_locations[id - 1].line);
-    CHECK(reject->location.column == expected.reject_locations[id - 1].column);
-  }
 }
 
 }  // namespace

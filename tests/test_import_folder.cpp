@@ -3,14 +3,11 @@
 // for each file being a source of its own (skipped when imported again, named by its rejects).
 #include <catch2/catch.hpp>
 
-#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
 
-#include "pgn/reader.h"
-#include "pgn/replay.h"
-#include "pgn/writer.h"
+#include "import_support.h"
 #include "pgndb/index/store.h"
 #include "support.h"
 
@@ -18,79 +15,16 @@ namespace fs = std::filesystem;
 using pgndb::index::Store;
 using pgndb::test::run_command;
 using pgndb::test::TempDir;
+using Expected = pgndb::test::ExpectedGames;
+using pgndb::test::check_store_holds;
+using pgndb::test::read_expected;
 
 namespace {
-
-// A reject as reading one file alone gives it: its text, file, and the place of its first error.
-struct ExpectedReject {
-  std::string text, file;
-  pgn::Location location;
-};
-
-// What reading `files` one after another gives: each replayable game written back, and each
-// game with an error.
-struct Expected {
-  std::vector<std::string> games;
-  std::vector<ExpectedReject> rejects;
-};
-
-Expected read_each(const std::vector<fs::path>& files) {
-  Expected e;
-  pgn::ReplayVisitor replay({.keep_record = true, .keep_text = true});
-  for (const auto& file : files) {
-    auto source = pgn::FileSource::open(file.string());
-    REQUIRE(source);
-    pgn::Reader reader(**source);
-    for (;;) {
-      auto more = reader.read_game(replay);
-      REQUIRE(more);
-      if (!*more) break;
-      if (!replay.has_error()) {
-        std::string text;
-        pgn::write_game(replay.record(), text);
-        e.games.push_back(std::move(text));
-        continue;
-      }
-      for (const auto& p : replay.problems())
-        if (p.severity == pgn::GameProblem::Severity::Error) {
-          e.rejects.push_back({replay.original_text(), file.string(), p.location});
-          break;
-        }
-    }
-  }
-  return e;
-}
 
 std::string quoted(const std::vector<fs::path>& files) {
   std::string out;
   for (const auto& f : files) out += " '" + f.string() + "'";
   return out;
-}
-
-// `db` holds `expected`, id by id: games, and rejects with their files and places.
-void check_holds(const fs::path& db, const Expected& expected) {
-  auto store = Store::open(db.string(), {.create_if_missing = false, .read_only = true});
-  REQUIRE(store);
-  REQUIRE(store->game_count() == expected.games.size());
-  REQUIRE(store->reject_count() == expected.rejects.size());
-  for (std::uint32_t id = 1; id <= store->game_count(); ++id) {
-    auto game = store->game(id);
-    REQUIRE(game);
-    std::string text;
-    pgn::write_game(*game, text);
-    INFO("game " << id);
-    REQUIRE(text == expected.games[id - 1]);
-  }
-  for (std::uint32_t id = 1; id <= store->reject_count(); ++id) {
-    auto reject = store->reject(id);
-    REQUIRE(reject);
-    const ExpectedReject& want = expected.rejects[id - 1];
-    INFO("reject " << id << ": " << reject->source << ":" << reject->location.line);
-    CHECK(reject->text == want.text);
-    CHECK(reject->source == want.file);
-    CHECK(reject->location.line == want.location.line);
-    CHECK(reject->location.column == want.location.column);
-  }
 }
 
 // What a few queries answer on `db`, as the commands print them (ids included).
@@ -148,10 +82,10 @@ TEST_CASE("a folder of files imports as their concatenation: same games, ids, re
   }
   pgndb::test::write_file(tmp / "all.pgn", joined);
 
-  const Expected each = read_each(plain_files);
+  const Expected each = read_expected(plain_files);
   REQUIRE(each.games.size() > 7000);
   REQUIRE(each.rejects.size() == 3);
-  Expected as_one = read_each({tmp / "all.pgn"});
+  Expected as_one = read_expected({tmp / "all.pgn"});
   REQUIRE(as_one.games == each.games);
 
   const std::string pgndb = std::string(PGNDB_BINARY);
@@ -159,7 +93,7 @@ TEST_CASE("a folder of files imports as their concatenation: same games, ids, re
   REQUIRE(run_command(pgndb + " import --db '" + one.string() + "' '" + (tmp / "all.pgn").string() +
                       "' 2>&1")
               .exit_code == 0);
-  check_holds(one, as_one);
+  check_store_holds(one, as_one);
   // The folder whole (one batch), and in batches of 500 games: batches end inside files and
   // hold the end of one file and the start of the next. The first file is named twice: read once.
   std::vector<fs::path> listed = files;
@@ -176,7 +110,7 @@ TEST_CASE("a folder of files imports as their concatenation: same games, ids, re
     CHECK(r.out.find("imported: " + std::to_string(each.games.size()) + " games,") !=
           std::string::npos);
     CHECK(r.out.find(files.front().string() + ": already imported (") != std::string::npos);
-    check_holds(db, expected);
+    check_store_holds(db, expected);
     CHECK(answers(db) == answers(one));
     const auto verified = run_command(pgndb + " verify --quiet --db '" + db.string() + "' 2>&1");
     INFO(verified.out);
@@ -196,10 +130,10 @@ TEST_CASE("a folder of files imports as their concatenation: same games, ids, re
   REQUIRE(again.exit_code == 0);
   for (const auto& f : files)
     CHECK(again.out.find(f.string() + ": already imported (") != std::string::npos);
-  const Expected evans = read_each({corpus / "Evans.pgn"});
+  const Expected evans = read_expected({corpus / "Evans.pgn"});
   CHECK(again.out.find("imported: " + std::to_string(evans.games.size()) + " games,") !=
         std::string::npos);
   Expected grown = expected;
   grown.games.insert(grown.games.end(), evans.games.begin(), evans.games.end());
-  check_holds(small, grown);
+  check_store_holds(small, grown);
 }
