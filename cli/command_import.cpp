@@ -85,7 +85,8 @@ void declare_import(po::options_description& options,
       "loses at most one batch")(
       "batch-mb", po::value<std::size_t>()->default_value(160),
       "a batch also ends when its games take this many MB; two batches are in memory at once "
-      "(or one of twice this size holding a whole file), so lower it on a small machine (at "
+      "(or one of three times this size holding a whole import), so lower it on a small machine "
+      "(at "
       "the default, 1,000,000 games peaked at 668 MiB, 300,000 at 621, and 300,000 with a "
       "clock and an eval on every move at 669; with 20, 494, 396 and 410)")(
       "progress", po::value<std::string>()->default_value("auto"),

@@ -247,7 +247,7 @@ std::size_t whole_file_batch_bytes(Store& store, const std::filesystem::path& fi
 // the share of the file its first batch took; a file whose later games take more than the
 // first ones foretold is committed at twice batch_bytes and goes on in batches of the usual
 // size. The game count stays a limit (an interrupted import loses at most a batch).
-TEST_CASE("a file that fits in twice a batch's bytes is read as one batch") {
+TEST_CASE("a file that fits in three times a batch's bytes is read as one batch") {
   TempDir tmp;
   const std::string tal =
       pgndb::test::read_file(std::filesystem::path(PGNDB_SOURCE_DIR) / "samples" / "Tal-100.pgn");
@@ -300,17 +300,19 @@ TEST_CASE("a file that fits in twice a batch's bytes is read as one batch") {
   };
   const std::size_t even_bytes = whole(even_file), uneven_bytes = whole(uneven_file);
   INFO("batches of the whole files: " << even_bytes << " and " << uneven_bytes << " bytes");
-  // The first batch ends at batch_bytes: at 55% of the file the rest fits beside it; at 30% it
-  // does not, and three more batches follow. (The share of the file read runs up to a read
-  // ahead, 1 MiB, of the games batched: it makes the rest look smaller, never larger.)
-  CHECK(import(even_file, 100000, even_bytes * 55 / 100) == 1);
-  CHECK(import(even_file, 100000, even_bytes * 30 / 100) == 4);
+  // The first batch ends at batch_bytes: at 40% of the file the whole fits in three times
+  // batch_bytes; at 20% it does not, and four more batches follow. (The share of the file read
+  // runs up to a read ahead, 1 MiB of the 13, of the games batched: it makes the rest look
+  // smaller, never larger; at 20% the whole still looks over 70% of it, not under 60.)
+  CHECK(import(even_file, 100000, even_bytes * 40 / 100) == 1);
+  CHECK(import(even_file, 100000, even_bytes * 20 / 100) == 5);
   // Beyond the game count, even with bytes to spare.
   CHECK(import(even_file, 800, even_bytes) == 2);
-  // The padded games make nearly all the file's text and half its batch: at batch_bytes (45%
-  // of the whole) the rest looks as if it fitted beside it, and the batch ends at twice
-  // batch_bytes instead (two generations; batches of the usual size would have made three).
-  CHECK(import(uneven_file, 100000, uneven_bytes * 45 / 100) == 2);
+  // The padded games make nearly all the file's text and half its batch: at batch_bytes (30%
+  // of the whole) the whole looks as if it fitted in three times that, and the batch ends at
+  // three times batch_bytes instead (two generations; batches of the usual size would have
+  // made four).
+  CHECK(import(uneven_file, 100000, uneven_bytes * 30 / 100) == 2);
 }
 
 // The rule for families larger than StoreOptions::small_family_bytes (here every family is).

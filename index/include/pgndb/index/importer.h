@@ -35,13 +35,13 @@ struct ImportOptions {
   // import took 78 s with 50,000 games a batch, 96 s with 20,000; later, 24.3-24.5 s with
   // 100,000 and 27.5-28.0 s with 50,000, peaks 562-580 and 494-527 MiB). At 300,000, batch_bytes
   // ends the batches of a large file first, and an import (all its files) of up to 300,000
-  // games that fits in twice batch_bytes is one batch (importer.cpp): 300,000 games 8.5-8.8
-  // -> 6.2-6.5 s.
+  // games that fits in three times batch_bytes is one batch (importer.cpp): 300,000 games
+  // 8.5-8.8 -> 6.2-6.5 s.
   std::size_t batch_games = 300000;
   // A batch also ends when what it holds (WriteBatch::bytes: games as stored, position
   // entries, summaries, facts) reaches this: games with a clock and an eval comment on every
   // move store ten times the bytes of bare ones, and two batches are in memory at once (one
-  // filling, one being written), or one of twice this size holding a whole file.
+  // filling, one being written), or one of three times this size holding a whole import.
   std::size_t batch_bytes = std::size_t(160) << 20;
   // Leave out games identical to one stored (same moves, players, date and result) instead of
   // storing them marked as duplicates.
