@@ -24,7 +24,6 @@ class ProgressLine {
   ProgressLine() : start_(std::chrono::steady_clock::now()) {}
 
   void show(const std::string& file, const index::ImportProgress& p) {
-    const std::uint64_t all_games = games_before(p) + p.games;
     const auto now = std::chrono::steady_clock::now();
     if (now - last_ < std::chrono::milliseconds(250)) return;
     last_ = now;
@@ -32,7 +31,8 @@ class ProgressLine {
     std::string line = pgn::cat(file, ": ", p.games, " games");
     if (p.duplicates) line += pgn::cat(", ", p.duplicates, " duplicates");
     if (p.rejects) line += pgn::cat(", ", p.rejects, " rejected");
-    line += pgn::cat(", ", std::uint64_t(double(all_games) / std::max(seconds, 1e-3)), " games/s");
+    line +=
+        pgn::cat(", ", std::uint64_t(double(p.all_games) / std::max(seconds, 1e-3)), " games/s");
     if (p.bytes_total) {  // of this file
       const double done = double(p.bytes_read) / double(p.bytes_total);
       line += pgn::cat(", ", p.bytes_read >> 20, " of ", p.bytes_total >> 20, " MiB (",
@@ -50,18 +50,7 @@ class ProgressLine {
   }
 
  private:
-  // The games of the files before p's (each file's progress comes with its games so far).
-  std::uint64_t games_before(const index::ImportProgress& p) {
-    if (p.file != file_) {
-      before_ += last_games_;
-      file_ = p.file;
-    }
-    last_games_ = p.games;
-    return before_;
-  }
   std::chrono::steady_clock::time_point start_, last_;
-  std::size_t file_ = 0;
-  std::uint64_t before_ = 0, last_games_ = 0;
   bool shown_ = false;
 };
 
@@ -85,9 +74,9 @@ void declare_import(po::options_description& options,
       "loses at most one batch")(
       "batch-mb", po::value<std::size_t>()->default_value(160),
       "a batch also ends when its games take this many MB; two batches are in memory at once "
-      "(or one of three times this size holding a whole import), so lower it on a small machine "
-      "(at "
-      "the default, 1,000,000 games peaked at 668 MiB, 300,000 at 621, and 300,000 with a "
+      "(or one of three times this size holding a whole import), so lower it on a small "
+      "machine (at the default, 1,000,000 games peaked at 668 MiB, 300,000 at 621, and 300,000 "
+      "with a "
       "clock and an eval on every move at 669; with 20, 494, 396 and 410)")(
       "progress", po::value<std::string>()->default_value("auto"),
       "show progress on stderr: auto (when stderr is a terminal), always, never");

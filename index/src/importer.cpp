@@ -224,6 +224,7 @@ class BatchWriter {
       shown.games = source.result.games;
       shown.duplicates = source.result.duplicates;
       shown.rejects = source.result.rejects;
+      shown.all_games = games_;
       shown.all_bytes_read = read_;
       shown.all_bytes_total = sized_ ? total_ : 0;
       options_.on_progress(shown);
@@ -273,6 +274,7 @@ class BatchWriter {
       const std::uint32_t id = batch_.add_game(game, original);
       if (!original) uncommitted_.insert(game.fingerprint, id);
       ++result.games;
+      ++games_;
     }
     return Status::ok();
   }
@@ -351,6 +353,7 @@ class BatchWriter {
   const std::uint64_t total_;  // bytes of all the files to read
   bool whole_import_ = false;  // the batch filling holds the whole import
   std::size_t handled_ = 0;    // games of the batch, stored or not
+  std::uint64_t games_ = 0;    // games stored by the import, of every file
   std::size_t commits_ = 0;    // batches committed or being committed
   // Bytes of all the files read when the latest chunk came, and when the batch filling began.
   std::uint64_t read_ = 0, batch_started_ = 0;

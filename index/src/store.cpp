@@ -55,6 +55,7 @@
 #include "position_runs.h"
 #include "position_stats.h"
 #include "sort_numbers.h"
+#include "source_record.h"
 #include "store_access.h"
 #include "value_postings.h"
 
@@ -1990,19 +1991,12 @@ void WriteBatch::add_reject(const Reject& reject) {
 }
 
 void WriteBatch::set_source_progress(std::uint64_t hash, const SourceProgress& progress) {
-  std::string value;
-  bytes::put_string(value, progress.name);
-  bytes::put_varint(value, progress.games);
-  value += char(progress.complete ? 1 : 0);
-  // The latest progress of each source in the batch is what counts (a batch holds few).
+  // The latest progress of each source counts (the importer records each once a batch).
   auto& sources = impl_->rows[Sources];
   std::string key = hash_key(hash);
-  auto same =
-      std::find_if(sources.begin(), sources.end(), [&](const Row& row) { return row.key == key; });
-  if (same != sources.end())
-    same->value = std::move(value);
-  else
-    sources.push_back({std::move(key), std::move(value)});
+  auto same = std::ranges::find(sources, key, &Row::key);
+  if (same == sources.end()) same = sources.insert(sources.end(), {std::move(key), {}});
+  same->value = source_record::encode(progress);
 }
 
 Status WriteBatch::commit() {
@@ -2433,13 +2427,9 @@ std::expected<SourceProgress, Status> Store::source(std::uint64_t hash) const {
       impl_->db->Get(rocksdb::ReadOptions(), impl_->families[Sources], hash_key(hash), &value);
   if (s.IsNotFound()) return SourceProgress{};
   if (!s.ok()) return std::unexpected(from_rocksdb(s, "reading sources"));
-  SourceProgress p;
-  bytes::Reader in(value);
-  std::uint8_t complete = 0;
-  if (!in.string(p.name) || !in.varint(p.games) || !in.byte(complete) || !in.empty())
-    return std::unexpected(Status::error(Status::Code::Corruption, "source record damaged"));
-  p.complete = complete != 0;
-  return p;
+  auto p = source_record::decode(value);
+  if (!p) return std::unexpected(Status::error(Status::Code::Corruption, "source record damaged"));
+  return *p;
 }
 
 Status Store::compact() {

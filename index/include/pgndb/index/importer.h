@@ -24,8 +24,9 @@ struct ImportProgress {
   std::uint64_t bytes_read = 0;   // of the file (compressed bytes for `.zst`)
   std::uint64_t bytes_total = 0;  // the file's size; 0 when unknown (standard input)
   std::uint64_t games = 0, duplicates = 0, rejects = 0;  // of this file, written so far
-  // Of all the files the import reads (total 0 when a size is unknown: standard input).
-  std::uint64_t all_bytes_read = 0, all_bytes_total = 0;
+  // Of all the files the import reads: games written so far, and bytes (total 0 when a size is
+  // unknown: standard input).
+  std::uint64_t all_games = 0, all_bytes_read = 0, all_bytes_total = 0;
 };
 
 struct ImportOptions {
