@@ -99,6 +99,13 @@ TEST_CASE("a run costs about the information of its entries") {
   std::vector<Entry> popular;
   for (std::uint32_t g = 1; g <= 10'000; ++g) popular.push_back({12345, g});
   CHECK(encoded(popular).size() <= 2 * 10'000 / 8 + 8);
+  // A position 1,000 of the 227,000 games reached, spread over them: distances of about 227
+  // cost log2(227) + 1.5, under 10 bits each (the gamma codes of schema 24 spent about 16).
+  std::set<std::uint32_t> ids;
+  while (ids.size() < 1'000) ids.insert(game(random));
+  std::vector<Entry> spread;
+  for (std::uint32_t id : ids) spread.push_back({777, id});
+  CHECK(encoded(spread).size() * 8 < 1'000 * 10);
 }
 
 TEST_CASE("bytes that are not a run are refused") {
@@ -121,8 +128,9 @@ TEST_CASE("bytes that are not a run are refused") {
       damaged[at] = bad;
       CHECK_FALSE(decode_run(damaged, out));
     }
-  // The three entries take 20 bits (k = 2, w = 4: 4 + 4, then 1 + 3, then 1 + 3 + 4), so the
-  // last byte ends in four bits of padding.
+  // The three entries take 21 bits (k = 2, w = 4; the group of suffix 5: 4 + 3 + 4, then its
+  // second game's distance less one, 1, as a Rice code of r = bit_width((15 - 10) / 2) - 1 = 1:
+  // 2; the group of suffix 9: 3 + 1 + 4), so the last byte ends in three bits of padding.
   REQUIRE(good.size() == 1 + 2 + 3);
   std::string padded = good;
   padded.back() = char(padded.back() | 1);
@@ -141,6 +149,46 @@ TEST_CASE("bytes that are not a run are refused") {
   out.clear();
   REQUIRE(decode_run(folded, out));
   CHECK(out == std::vector<Entry>{{1, 1}});
+}
+
+TEST_CASE("runs of schema 9 to 24, without groups, are still read and fold into grouped ones") {
+  // {5, 10}, {5, 12}, {9, 3} as schema 24 wrote them, worked out by hand from its layout: count
+  // 3, k = 2, w = 4, then 1001 (suffix 5: quotient 1, low bits 01) 1010 (game 10), 1 010 (same
+  // suffix, the distance 2 as a gamma code), 0 011 0011 (suffix 9: gap 3; game 3), padding.
+  const std::string schema24("\x03\x02\x04\x9A\xA3\x30", 6);
+  const std::vector<Entry> entries = {{5, 10}, {5, 12}, {9, 3}};
+  std::vector<Entry> decoded;
+  REQUIRE(decode_run(schema24, decoded));
+  CHECK(decoded == entries);
+  // The encoder writes groups now: the same entries, another byte k.
+  const std::string grouped = encoded(entries);
+  CHECK(grouped != schema24);
+  CHECK(std::uint8_t(grouped[1]) == (0x80 | 2));
+  RunFolder folder;
+  REQUIRE(folder.add(schema24));
+  REQUIRE(folder.add(encoded({{5, 11}, {7, 1}})));
+  std::string folded;
+  folder.fold(folded);
+  decoded.clear();
+  REQUIRE(decode_run(folded, decoded));
+  CHECK(decoded == std::vector<Entry>{{5, 10}, {5, 11}, {5, 12}, {7, 1}, {9, 3}});
+  // Cut short, it is refused.
+  CHECK_FALSE(decode_run(schema24.substr(0, 5), decoded));
+}
+
+TEST_CASE("a group's count and games are checked against the run") {
+  // One group of three games: more games than the run's count, or a distance past the largest
+  // id w bits hold, are refused.
+  const std::string good = encoded({{7, 1}, {7, 2}, {7, 3}});
+  std::vector<Entry> out;
+  REQUIRE(decode_run(good, out));
+  std::string fewer = good;
+  fewer[0] = char(2);  // the group says 3 games, the run 2
+  CHECK_FALSE(decode_run(fewer, out));
+  // A width of 1 instead of 2 reads the bits otherwise and runs out of them.
+  std::string narrower = good;
+  narrower[2] = char(1);
+  CHECK_FALSE(decode_run(narrower, out));
 }
 
 TEST_CASE("a run read entry by entry gives its entries in order, and stops where it is damaged") {

@@ -17,6 +17,18 @@ int rice_parameter(std::uint64_t mean) {
   return mean == 0 ? 0 : std::min(int(std::bit_width(mean)) - 1, suffix_bits);
 }
 
+// Marks a grouped run's k byte (position_runs.h): schema 9's runs kept k below it.
+constexpr std::uint8_t grouped_flag = 0x80;
+
+// The Rice parameter of the distances between the games of a group of `count` whose first game is
+// `first`, among ids up to `largest`.
+int game_gap_parameter(std::uint32_t first, std::uint32_t largest, std::uint64_t count) {
+  const std::uint64_t mean = (std::uint64_t(largest) - first) / count;
+  return mean == 0 ? 0 : int(std::bit_width(mean)) - 1;
+}
+
+std::uint32_t largest_of_width(int w) { return std::uint32_t(~std::uint64_t(0) >> (64 - w)); }
+
 }  // namespace
 
 std::optional<std::uint32_t> parse_bucket_key(std::string_view key) {
@@ -37,37 +49,31 @@ void encode_run(const std::vector<Entry>& sorted, std::string& out) {
   }
   const int k = rice_parameter((sorted.back().suffix + 1ull) / distinct);
   const int w = std::max(1, int(std::bit_width(largest_game)));
-  out += char(k);
+  const std::uint32_t largest = largest_of_width(w);
+  out += char(grouped_flag | k);
   out += char(w);
   out.reserve(out.size() + sorted.size() * 5 + 16);
   BitWriter bits(out);
-  bits.put_rice(sorted[0].suffix, k);
-  bits.put(sorted[0].game, w);
-  // The flag bit goes out with the code after it, in one put where they fit 32 bits.
-  for (std::size_t i = 1; i < sorted.size(); ++i) {
-    const Entry& e = sorted[i];
-    const Entry& previous = sorted[i - 1];
-    if (e.suffix == previous.suffix) {
-      const std::uint32_t distance = e.game - previous.game;
-      const int width = std::bit_width(distance);
-      if (2 * width <= 32) {
-        bits.put(std::uint32_t(1) << (2 * width - 1) | distance, 2 * width);
-      } else {
-        bits.put(1, 1);
-        bits.put_gamma(distance);
-      }
+  for (std::size_t i = 0; i < sorted.size();) {
+    const std::uint32_t suffix = sorted[i].suffix;
+    std::size_t end = i + 1;
+    while (end < sorted.size() && sorted[end].suffix == suffix) ++end;
+    const std::uint32_t gap = i == 0 ? suffix : suffix - sorted[i - 1].suffix - 1;
+    const std::uint32_t q = gap >> k;
+    // Most groups are one game (a position new to the run): its Rice code's unary part goes out
+    // in one put, then its low bits with the count's single 1 bit in another.
+    if (end - i == 1 && q < 31) {
+      bits.put(((std::uint32_t(1) << q) - 1) << 1, int(q) + 1);
+      bits.put((gap & ((std::uint32_t(1) << k) - 1)) << 1 | 1, k + 1);
     } else {
-      const std::uint32_t gap = e.suffix - previous.suffix - 1;
-      const std::uint32_t q = gap >> k;
-      if (q + 2 + std::uint32_t(k) <= 32) {
-        const std::uint32_t low = gap & ((std::uint32_t(1) << k) - 1);
-        bits.put(((std::uint32_t(1) << q) - 1) << (k + 1) | low, int(q) + 2 + k);
-      } else {
-        bits.put(0, 1);
-        bits.put_rice(gap, k);
-      }
-      bits.put(e.game, w);
+      bits.put_rice(gap, k);
+      bits.put_gamma(std::uint32_t(end - i));
     }
+    bits.put(sorted[i].game, w);
+    const int r = game_gap_parameter(sorted[i].game, largest, end - i);
+    for (std::size_t j = i + 1; j < end; ++j)
+      bits.put_rice(sorted[j].game - sorted[j - 1].game - 1, r);
+    i = end;
   }
   bits.finish();
 }
@@ -81,47 +87,78 @@ bool RunReader::open(std::string_view run) {
     bits_ = BitReader(run.substr(run.size() - in.remaining()));
     return in.empty();
   }
-  // Each entry takes two bits at least.
-  if (!in.byte(k_) || !in.byte(w_) || k_ > suffix_bits || w_ < 1 || w_ > 32 ||
-      count > 4 * in.remaining() + 4)
+  if (!in.byte(k_) || !in.byte(w_)) return false;
+  grouped_ = k_ & grouped_flag;
+  k_ &= ~grouped_flag;
+  // An entry takes two bits at least, or one in a group.
+  if (k_ > suffix_bits || w_ < 1 || w_ > 32 || count > (grouped_ ? 8 : 4) * in.remaining() + 4)
     return false;
   bits_ = BitReader(run.substr(run.size() - in.remaining()));
   left_ = count;
+  largest_ = largest_of_width(w_);
   return true;
 }
 
 bool RunReader::next(Entry& e) {
   if (left_ == 0 || damaged_) return false;
   --left_;
-  auto refuse = [&] {
-    damaged_ = true;
-    left_ = 0;
-    return false;
-  };
+  if (grouped_ ? next_grouped(e) : next_flagged(e)) return true;
+  damaged_ = true;
+  left_ = 0;
+  return false;
+}
+
+bool RunReader::next_grouped(Entry& e) {
+  std::uint32_t v;
+  if (group_left_ > 0) {
+    --group_left_;
+    if (last_.game == largest_ || !bits_.get_rice(r_, largest_ - last_.game - 1, v)) return false;
+    last_.game += v + 1;
+    e = last_;
+    return true;
+  }
   if (first_) {
     first_ = false;
-    if (!bits_.get_rice(k_, suffix_mask, last_.suffix) || !bits_.get(w_, last_.game))
-      return refuse();
+    if (!bits_.get_rice(k_, suffix_mask, last_.suffix)) return false;
+  } else {
+    if (last_.suffix == suffix_mask || !bits_.get_rice(k_, suffix_mask - last_.suffix - 1, v))
+      return false;
+    last_.suffix += v + 1;
+  }
+  std::uint32_t count;
+  if (!bits_.get_gamma(count) || count - 1 > left_ || !bits_.get(w_, last_.game)) return false;
+  group_left_ = count - 1;
+  r_ = std::uint8_t(game_gap_parameter(last_.game, largest_, count));
+  e = last_;
+  return true;
+}
+
+bool RunReader::next_flagged(Entry& e) {
+  if (first_) {
+    first_ = false;
+    if (!bits_.get_rice(k_, suffix_mask, last_.suffix) || !bits_.get(w_, last_.game)) return false;
     e = last_;
     return true;
   }
   bool same;
   std::uint32_t v;
-  if (!bits_.get_bit(same)) return refuse();
+  if (!bits_.get_bit(same)) return false;
   if (same) {
-    if (!bits_.get_gamma(v) || v > ~last_.game) return refuse();
+    if (!bits_.get_gamma(v) || v > ~last_.game) return false;
     last_.game += v;
   } else {
     if (last_.suffix == suffix_mask || !bits_.get_rice(k_, suffix_mask - last_.suffix - 1, v) ||
         !bits_.get(w_, last_.game))
-      return refuse();
+      return false;
     last_.suffix += v + 1;
   }
   e = last_;
   return true;
 }
 
-bool RunReader::clean_end() const { return !damaged_ && left_ == 0 && bits_.clean_end(); }
+bool RunReader::clean_end() const {
+  return !damaged_ && left_ == 0 && group_left_ == 0 && bits_.clean_end();
+}
 
 bool decode_run(std::string_view run, std::vector<Entry>& out) {
   RunReader reader;

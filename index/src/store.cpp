@@ -900,6 +900,8 @@ struct Store::Impl {
     // Schema 24 keeps the ranks each side's rooks stood on too: the histories are written again.
     if (version < 24)
       if (Status s = add_materials(/*lists=*/version < 22); !s.is_ok()) return s;
+    // Schema 25 codes position runs by groups; the runs of 24 and before are read as they are
+    // (position_runs.h): nothing to do.
     if (Status written = write_schema_version(true); !written.is_ok()) return written;
     upgraded_from = version;
     version = schema_version;

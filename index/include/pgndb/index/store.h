@@ -48,8 +48,10 @@ namespace pgndb::index {
 // material along the main line (the `materials` family, material_record.h) and the balances it
 // held as postings (metadata 'm' and 'f'), found the same way. 23: the squares its pawns stood
 // on, in its material history (the histories of 22 are written again). 24: the ranks its rooks
-// stood on, there too (the histories are written again).
-inline constexpr std::uint32_t schema_version = 24;
+// stood on, there too (the histories are written again). 25: position runs coded by groups, one
+// per position (position_runs.h; a database of version 24 is upgraded by writing the version: its
+// runs are still read, and written grouped when their generation is merged).
+inline constexpr std::uint32_t schema_version = 25;
 
 struct StoreOptions {
   // Create an empty database when `path` holds none (default). When false, opening a path
