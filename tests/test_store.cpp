@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "log_file.h"
 #include "pgn/reader.h"
 #include "pgn/replay.h"
 #include "pgndb/index/game_codec.h"
@@ -65,6 +66,22 @@ TEST_CASE("a new database records the schema version and opens again") {
   auto again = Store::open(path, {.create_if_missing = false});
   REQUIRE(again);
   CHECK(again->version() == pgndb::index::schema_version);
+}
+
+TEST_CASE("the LOG is bounded: no option dumps, and a full one is moved to LOG.old") {
+  TempDir tmp;
+  const std::string path = (tmp / "db").string();
+  REQUIRE(Store::open(path));
+  // RocksDB's dump of every family's options (its OPTIONS file holds them) is left out.
+  const std::string first = pgndb::test::read_file(path + "/LOG");
+  CHECK(first.find("RocksDB version") != std::string::npos);
+  CHECK(first.find("Options.") == std::string::npos);
+  // A writer opening past max_bytes starts a new LOG and keeps the full one as LOG.old.
+  const std::string full(pgndb::index::LogFile::max_bytes, 'x');
+  pgndb::test::write_file(path + "/LOG", full);
+  REQUIRE(Store::open(path));
+  CHECK(pgndb::test::read_file(path + "/LOG.old") == full);
+  CHECK(pgndb::test::read_file(path + "/LOG").size() < first.size() + 1000);
 }
 
 TEST_CASE("opening a missing database without create_if_missing is NotFound") {
