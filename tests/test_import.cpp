@@ -360,7 +360,8 @@ std::string replace_all(std::string text, std::string_view from, std::string_vie
 // game began. Each file here is several pieces long and puts such lines where no game starts,
 // or lacks what the cutting relies on; the import must read each as one reader of the whole
 // file does (pgn::Reader: the games, the rejects' texts and the places of their errors).
-TEST_CASE("an import read in pieces reads every file as one reader of the whole file does") {
+TEST_CASE("an import read in pieces reads every file as one reader of the whole file does",
+          "[heavy]") {
   TempDir tmp;
   const std::vector<CorpusGame> games = corpus_games("Kasparov.pgn");
   REQUIRE(games.size() > 2000);

@@ -50,7 +50,8 @@ std::string answers(const fs::path& db) {
 
 }  // namespace
 
-TEST_CASE("a folder of files imports as their concatenation: same games, ids, rejects, answers") {
+TEST_CASE("a folder of files imports as their concatenation: same games, ids, rejects, answers",
+          "[heavy]") {
   TempDir tmp;
   const fs::path corpus = fs::path(PGNDB_SHARED_DATA) / "corpus";
   // Files of mixed sizes, one with a game that cannot be replayed (Paehtz), one compressed, one

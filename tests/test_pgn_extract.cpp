@@ -1571,7 +1571,8 @@ std::pair<std::size_t, std::size_t> check_material(const fs::path& file) {
   return {selected, promotion_changed};
 }
 
-TEST_CASE("pgn-extract: material searches select the same games as -y and -z", "[pgn-extract]") {
+TEST_CASE("pgn-extract: material searches select the same games as -y and -z",
+          "[pgn-extract][heavy]") {
   const auto [selected, promotion_changed] = check_material(slice().file);
   // Selections that hold games, and promotions that pgn-extract's counts make a difference on.
   CHECK(selected > slice_games);

@@ -379,8 +379,8 @@ TEST_CASE("trees and counts from the kept statistics are those read game by game
   verify();
 }
 
-TEST_CASE(
-    "trees and counts filtered by rating and years from the slices are those a search gives") {
+TEST_CASE("trees and counts filtered by rating and years from the slices are those a search gives",
+          "[heavy]") {
   pgndb::test::TempDir dir;
   const fs::path db = dir.path() / "db";
   // 29,000 games in three imports of batches of 500: the batches slice their positions of 10

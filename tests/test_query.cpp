@@ -546,7 +546,8 @@ TEST_CASE(
 
 TEST_CASE(
     "pgndb serve's /api/tree and /api/find answer as pgndb tree and pgndb find, for 100 "
-    "positions") {
+    "positions",
+    "[heavy]") {
   Slice& s = the_slice();
   const pgndb::test::ServeProcess server(s.db.string());
   // 100 positions: the first 1 to 20 plies of games spread over the slice, in SAN (the CLI's
