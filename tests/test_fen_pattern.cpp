@@ -565,7 +565,7 @@ void compare_database_with_pgn_extract(const std::vector<std::string_view>& file
 }
 
 TEST_CASE("fen pattern: pgndb find --pattern selects the games pgn-extract selects",
-          "[fen_pattern][pgn-extract]") {
+          "[fen_pattern][pgn-extract][heavy]") {
   compare_database_with_pgn_extract({"Shirov.pgn"}, 2000);
 }
 

@@ -1162,7 +1162,7 @@ TEST_CASE("pgn-extract: every game's opening is the one its boards name", "[pgn-
 // --- Piece letters of other languages (piece_letters.h) ---
 
 TEST_CASE("pgn-extract: the slice written with each language's piece letters reads back as itself",
-          "[pgn-extract]") {
+          "[pgn-extract][heavy]") {
   TempDir tmp;
   // pgn-extract's English SAN of the slice, then the same in each language's letters (-Wsan with
   // the letters of pawn, knight, bishop, rook, queen and king).
@@ -1216,7 +1216,7 @@ TEST_CASE("pgn-extract: the slice written with each language's piece letters rea
 
 TEST_CASE(
     "pgn-extract: pgndb writes each language's letters as pgn-extract does, and reads them back",
-    "[pgn-extract]") {
+    "[pgn-extract][heavy]") {
   TempDir tmp;
   // The English games, as normalize writes them (games with errors left out, as pgn-extract
   // leaves them out).

@@ -335,7 +335,8 @@ TEST_CASE("statistics sliced by rating band and year add up to what the games gi
   CHECK_FALSE(StatisticsSlice::of(f));
 }
 
-TEST_CASE("trees and counts from the kept statistics are those read game by game, through merges") {
+TEST_CASE("trees and counts from the kept statistics are those read game by game, through merges",
+          "[heavy]") {
   pgndb::test::TempDir dir;
   const fs::path db = dir.path() / "db";
   // Three imports of small batches: each import's batches are merged at its end, and the
