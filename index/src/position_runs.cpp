@@ -70,9 +70,12 @@ void encode_run(const std::vector<Entry>& sorted, std::string& out) {
       bits.put_gamma(std::uint32_t(end - i));
     }
     bits.put(sorted[i].game, w);
-    const int r = game_gap_parameter(sorted[i].game, largest, end - i);
-    for (std::size_t j = i + 1; j < end; ++j)
-      bits.put_rice(sorted[j].game - sorted[j - 1].game - 1, r);
+    // The parameter's division is paid by groups of two games or more alone.
+    if (end - i > 1) {
+      const int r = game_gap_parameter(sorted[i].game, largest, end - i);
+      for (std::size_t j = i + 1; j < end; ++j)
+        bits.put_rice(sorted[j].game - sorted[j - 1].game - 1, r);
+    }
     i = end;
   }
   bits.finish();
@@ -128,7 +131,7 @@ bool RunReader::next_grouped(Entry& e) {
   std::uint32_t count;
   if (!bits_.get_gamma(count) || count - 1 > left_ || !bits_.get(w_, last_.game)) return false;
   group_left_ = count - 1;
-  r_ = std::uint8_t(game_gap_parameter(last_.game, largest_, count));
+  if (count > 1) r_ = std::uint8_t(game_gap_parameter(last_.game, largest_, count));
   e = last_;
   return true;
 }
