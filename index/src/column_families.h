@@ -45,15 +45,26 @@ struct FamilyTraits {
   std::string_view name;
   // ZSTD's level, or 0 for none: the facts are bit-packed and read in bulk by searches that
   // check a million candidates (decompressing the summaries for that was two thirds of a
-  // search). ZSTD's level 1, not RocksDB's default 3, where RocksDB's merges rewrite a family
-  // again and again: side by side, imports 4-6% faster for a database 0.3-0.8% larger. Not
+  // search). ZSTD's level 1, not RocksDB's default 3: side by side on every family, imports
+  // 4-6% faster (300,000 games 6.3-6.5 -> 6.0-6.2 s, 100,000 with a clock and an eval on every
+  // move 4.1 -> 3.8-3.9 s) for a database 0.3-0.8% larger; level -1 made the corpus 6% larger. Not
   // even the games gain by more: at level 3 the corpus's were 0.26 MB smaller, the lichess-style
   // archive's 1.0 MB larger (89.6 -> 90.6 MB for 200,000 games).
   // The position runs are bit-packed hashes, which RocksDB would store raw (ZSTD saves less
   // than an eighth of their blocks): compressed, their statistics and keys took 0.71 MB less of
   // the corpus and 0.54 MB of 200,000 lichess-style games, for 3.5% more CPU in each import.
   int zstd_level;
-  // RocksDB's block size, in KB (its default is 4): see Store::open.
+  // RocksDB's block size, in KB (its default is 4). Tag values (events, sites, players) repeat
+  // across games: 16 KB blocks hold about 80 games each, so ZSTD finds more repeats than in 4 KB
+  // ones (corpus: games 23.8 -> 21.3 MB, metadata 7.7 -> 6.8 MB). Larger ones cost reads that
+  // skip: in 32 KB blocks at level 3 the corpus's games took 0.6 MB less than in 16 KB and
+  // exporting 2,000 games of one player 5% longer (64 KB: 1.1 MB, 14%). A trained dictionary
+  // saved 0.6 MB more but slowed the import by a quarter (training per table file), so there is
+  // none. The material histories: in 16 KB, 5.8 -> 5.6 MB on the corpus, and a material search
+  // 2-3 ms faster (fewer blocks to find and decompress). A run of the position index is about
+  // 300 bytes on the corpus: in 16 KB blocks instead of 4 KB, the table files' index entries and
+  // block trailers take 0.4 MB less (of 78 MB), and a lookup reads 16 KB of one generation
+  // instead of 4 KB (a few microseconds).
   std::uint32_t block_kb;
   // A value is a list of numbers that batches extend by merge operands
   // (name_index::posting_merge_operator).

@@ -3125,10 +3125,8 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
       rocksdb::NewLRUCache(options.block_cache_bytes, /*num_shard_bits=*/0);
   for (int f = 0; f < FamilyCount; ++f) {
     rocksdb::ColumnFamilyOptions family_options;
-    // Levels and block sizes are the family table's (column_families.h). Measured: level 1
-    // against RocksDB's default 3 on every family, imports 4-6% faster (300,000 games 6.3-6.5 ->
-    // 6.0-6.2 s, 100,000 with a clock and an eval on every move 4.1 -> 3.8-3.9 s) for a database
-    // 0.3-0.8% larger; level -1 made the corpus 6% larger.
+    // Levels and block sizes are the family table's, with what was measured for each
+    // (column_families.h).
     family_options.compression =
         family_table[f].zstd_level > 0 ? rocksdb::kZSTD : rocksdb::kNoCompression;
     family_options.compression_opts.level = std::max(1, family_table[f].zstd_level);
@@ -3173,17 +3171,6 @@ std::expected<Store, Status> Store::open(const std::string& path, const StoreOpt
     // filters alone are 10 bits a game), and they grew with the database without a bound.
     table.block_cache = block_cache;
     table.cache_index_and_filter_blocks = true;
-    // Tag values (events, sites, players) repeat across games: 16 KB blocks hold about 80
-    // games each, so ZSTD finds more repeats than in 4 KB ones (corpus: games 23.8 -> 21.3 MB,
-    // metadata 7.7 -> 6.8 MB). Larger ones cost reads that skip: in 32 KB blocks at level 3
-    // the corpus's games took 0.6 MB less than in 16 KB and exporting 2,000 games of one player
-    // 5% longer (64 KB: 1.1 MB, 14%). A trained dictionary saved 0.6 MB more but slowed the
-    // import by a quarter (training per table file), so there is none. The material histories:
-    // in 16 KB, 5.8 -> 5.6 MB on the corpus, and a material search 2-3 ms faster (fewer blocks
-    // to find and decompress). A run of the position index is about 300 bytes on the corpus: in
-    // 16 KB blocks instead of 4 KB, the table files' index entries and block trailers take 0.4
-    // MB less (of 78 MB), and a lookup reads 16 KB of one generation instead of 4 KB (a few
-    // microseconds).
     table.block_size = family_table[f].block_kb << 10;
     // Keys of names and metadata share long prefixes (a name, then ids): a full key every 64
     // instead of every 16 saves a tenth of the corpus's metadata (4.3 -> 3.9 MB); a seek then
